@@ -1,0 +1,127 @@
+// The database handle: PGlite on disk by default, Postgres through postgres-js when DATABASE_URL
+// is set. Same schema, same migrations, same query code. Opened lazily (never during
+// `next build`), one instance per process, kept on globalThis so Next's separate module graphs
+// (instrumentation, route handlers) share it.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { Sql } from "postgres";
+import { lockDataDir } from "./lock";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseHandle =
+  | { kind: "pglite"; db: Db; client: PGlite; dataDir: string; close(): Promise<void> }
+  | { kind: "postgres"; db: Db; client: Sql; url: string; close(): Promise<void> };
+
+export type OpenOptions =
+  | { kind: "pglite"; dataDir: string; loadDataDir?: Blob; lock?: boolean }
+  | { kind: "postgres"; url: string; max?: number };
+
+export class DatabaseOpenError extends Error {
+  constructor(where: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `The embedded database at ${where} could not be opened (${reason}). ` +
+        `If it is damaged, move it aside (mv ${where} ${where}.broken) and start again: ` +
+        "a fresh database will be created and migrated.",
+    );
+    this.name = "DatabaseOpenError";
+  }
+}
+
+export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OpenOptions {
+  const url = env.DATABASE_URL?.trim();
+  if (url) return { kind: "postgres", url, max: Number(env.DATABASE_POOL_SIZE ?? 10) };
+  const dataDir = path.resolve(env.PGLITE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite"));
+  return { kind: "pglite", dataDir };
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.kind === "postgres") {
+    const { default: postgres } = await import("postgres");
+    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const client = postgres(options.url, {
+      max: options.max ?? 10,
+      onnotice: () => {},
+      connection: { application_name: "workstreams" },
+    });
+    const db = drizzle(client, { schema }) as unknown as Db;
+    return { kind: "postgres", db, client, url: options.url, close: () => client.end({ timeout: 5 }) };
+  }
+  const release = options.lock === false ? () => {} : prepareDataDir(options.dataDir);
+  try {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { vector } = await import("@electric-sql/pglite-pgvector");
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const client = await PGlite.create(options.dataDir, {
+      extensions: { vector },
+      loadDataDir: options.loadDataDir,
+    });
+    const db = drizzle(client, { schema }) as unknown as Db;
+    const close = async () => {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        release();
+      }
+    };
+    return { kind: "pglite", db, client, dataDir: options.dataDir, close };
+  } catch (error) {
+    release();
+    throw new DatabaseOpenError(options.dataDir, error);
+  }
+}
+
+function prepareDataDir(dataDir: string): () => void {
+  if (dataDir.startsWith("memory://")) return () => {};
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  return lockDataDir(dataDir);
+}
+
+type Registry = { handle?: Promise<DatabaseHandle>; closing?: Promise<void> };
+const registry: Registry = ((globalThis as { __workstreamsDb?: Registry }).__workstreamsDb ??= {});
+
+/** The process-wide database, opened on first use. */
+export function getDatabase(): Promise<DatabaseHandle> {
+  if (!registry.handle) {
+    registry.handle = openDatabase(databaseOptionsFromEnv());
+    registry.handle.catch(() => {
+      registry.handle = undefined;
+    });
+    closeOnSignals();
+  }
+  return registry.handle;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+/** Replaces the process-wide database (tests, benchmarks). */
+export function setDatabase(handle: DatabaseHandle): void {
+  registry.handle = Promise.resolve(handle);
+}
+
+export async function closeDatabase(): Promise<void> {
+  const handle = registry.handle;
+  registry.handle = undefined;
+  if (handle) await (await handle).close();
+}
+
+let signalsHooked = false;
+function closeOnSignals(): void {
+  if (signalsHooked || typeof process.once !== "function") return;
+  signalsHooked = true;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      registry.closing ??= closeDatabase().catch((error: unknown) => {
+        console.error("[db] close failed:", error);
+      });
+      void registry.closing.finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    });
+  }
+}

@@ -1,0 +1,33 @@
+// Applies the committed drizzle-kit migrations with drizzle-orm's migrator. On Postgres an
+// advisory lock serializes concurrent starts of several server processes.
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { PgliteDatabase } from "drizzle-orm/pglite";
+import type { DatabaseHandle } from "./client";
+
+const MIGRATION_LOCK = 727_001;
+
+export function migrationsFolder(): string {
+  return path.resolve(process.env.MIGRATIONS_DIR ?? path.join(process.cwd(), "db", "migrations"));
+}
+
+export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
+  const migrationsConfig = { migrationsFolder: migrationsFolder() };
+  if (handle.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(handle.db as unknown as PgliteDatabase, migrationsConfig);
+    return;
+  }
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  // One reserved connection so the advisory lock and the migration share a session.
+  const reserved = await handle.client.reserve();
+  try {
+    await reserved`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migrate(drizzle(reserved), migrationsConfig);
+  } finally {
+    await reserved`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+    reserved.release();
+  }
+  await handle.db.execute(sql`select 1`);
+}

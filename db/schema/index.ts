@@ -1,0 +1,2 @@
+// Every table of the app, re-exported for drizzle's relational API and drizzle-kit.
+export * from "./auth";

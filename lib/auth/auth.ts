@@ -1,0 +1,90 @@
+// better-auth: email + password sign-in with the organization plugin (owner, admin, member).
+// Sign-up gives every new user an organization of their own; a new session opens on the user's
+// first organization. Built lazily because the database opens lazily.
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { nextCookies } from "better-auth/next-js";
+import { organization } from "better-auth/plugins";
+import { getDb } from "@/db/client";
+import * as schema from "@/db/schema";
+import {
+  createPersonalOrganization,
+  firstOrganizationId,
+  skipPersonalOrganization,
+} from "./organizations";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordWeakness } from "./password-policy";
+import { authSecret } from "./secret";
+
+async function buildAuth() {
+  const db = await getDb();
+  return betterAuth({
+    appName: "Workstreams",
+    logger: { level: process.env.NODE_ENV === "test" ? "error" : "warn" },
+    secret: authSecret(),
+    baseURL: process.env.BETTER_AUTH_URL,
+    trustedOrigins: (request) => (request ? [new URL(request.url).origin] : []),
+    database: drizzleAdapter(db, { provider: "pg", schema }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      autoSignIn: true,
+    },
+    session: { cookieCache: { enabled: true, maxAge: 60 } },
+    advanced: { database: { generateId: () => crypto.randomUUID() } },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-up/email") return;
+        const body: unknown = ctx.body;
+        const password =
+          body && typeof body === "object" && "password" in body ? body.password : undefined;
+        // Length is better-auth's own check (PASSWORD_TOO_SHORT); this adds the common ones.
+        const weakness =
+          typeof password === "string" && password.length >= PASSWORD_MIN_LENGTH
+            ? passwordWeakness(password)
+            : null;
+        if (weakness) {
+          throw new APIError("BAD_REQUEST", { code: "PASSWORD_TOO_WEAK", message: weakness });
+        }
+      }),
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            if (skipPersonalOrganization.has(user.email)) return;
+            await createPersonalOrganization({ userId: user.id, userName: user.name });
+          },
+        },
+      },
+      session: {
+        create: {
+          before: async (session) => {
+            const activeOrganizationId = await firstOrganizationId({ userId: session.userId });
+            return { data: { ...session, activeOrganizationId } };
+          },
+        },
+      },
+    },
+    plugins: [
+      organization({ creatorRole: "owner", allowUserToCreateOrganization: true }),
+      nextCookies(),
+    ],
+  });
+}
+
+export type Auth = Awaited<ReturnType<typeof buildAuth>>;
+
+const holder = ((globalThis as { __workstreamsAuth?: { auth?: Promise<Auth> } }).__workstreamsAuth ??=
+  {});
+
+export function getAuth(): Promise<Auth> {
+  holder.auth ??= buildAuth();
+  return holder.auth;
+}
+
+/** Forgets the built instance (tests that swap the database). */
+export function resetAuth(): void {
+  holder.auth = undefined;
+}

@@ -1,0 +1,87 @@
+// Organizations and memberships as the app reads them. better-auth writes most of these rows;
+// the personal organization made at sign-up is written here.
+import { and, asc, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { member, organization } from "@/db/schema";
+
+export type Role = "owner" | "admin" | "member";
+
+/** Emails whose sign-up must not create a personal organization (the demo seed). */
+export const skipPersonalOrganization = new Set<string>();
+
+export function slugify(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "org"
+  );
+}
+
+export async function createPersonalOrganization({
+  userId,
+  userName,
+}: {
+  userId: string;
+  userName: string;
+}): Promise<string> {
+  const db = await getDb();
+  const id = crypto.randomUUID();
+  const name = `${userName.trim() || "My"}'s organization`;
+  const slug = `${slugify(userName)}-${id.slice(0, 8)}`;
+  await db.transaction(async (tx) => {
+    await tx.insert(organization).values({ id, name, slug });
+    await tx.insert(member).values({ id: crypto.randomUUID(), organizationId: id, userId, role: "owner" });
+  });
+  return id;
+}
+
+export async function firstOrganizationId({ userId }: { userId: string }): Promise<string | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ organizationId: member.organizationId })
+    .from(member)
+    .where(eq(member.userId, userId))
+    .orderBy(asc(member.createdAt))
+    .limit(1);
+  return row?.organizationId ?? null;
+}
+
+export async function getMembership({
+  userId,
+  organizationId,
+}: {
+  userId: string;
+  organizationId: string;
+}): Promise<{ role: Role; organizationName: string; organizationSlug: string } | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ role: member.role, name: organization.name, slug: organization.slug })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(and(eq(member.userId, userId), eq(member.organizationId, organizationId)))
+    .limit(1);
+  if (!row) return null;
+  return { role: toRole(row.role), organizationName: row.name, organizationSlug: row.slug };
+}
+
+export async function listMemberships({ userId }: { userId: string }) {
+  const db = await getDb();
+  const rows = await db
+    .select({ id: organization.id, name: organization.name, slug: organization.slug, role: member.role })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(eq(member.userId, userId))
+    .orderBy(asc(organization.name));
+  return rows.map((row) => ({ ...row, role: toRole(row.role) }));
+}
+
+export function toRole(value: string): Role {
+  // better-auth stores several roles comma-separated; the strongest one counts.
+  const roles = value.split(",").map((role) => role.trim());
+  if (roles.includes("owner")) return "owner";
+  if (roles.includes("admin")) return "admin";
+  return "member";
+}

@@ -1,0 +1,31 @@
+// What a server process does once before it serves: open and migrate the database, seed the demo
+// organization in development, and start the background loops later issues register.
+import { getDatabase } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+
+type StartupHook = () => Promise<void> | void;
+const state = ((globalThis as { __workstreamsStartup?: { done?: Promise<void>; hooks: StartupHook[] } })
+  .__workstreamsStartup ??= { hooks: [] });
+
+/** Registers work to run after migrations (reapers, job runners). */
+export function onStartup(hook: StartupHook): void {
+  state.hooks.push(hook);
+}
+
+export function shouldSeedDemo(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.WORKSTREAMS_SEED_DEMO) return env.WORKSTREAMS_SEED_DEMO === "1";
+  return env.NODE_ENV !== "production" && env.NODE_ENV !== "test";
+}
+
+export function startServer(): Promise<void> {
+  state.done ??= (async () => {
+    const handle = await getDatabase();
+    await migrateDatabase(handle);
+    if (shouldSeedDemo()) {
+      const { seedDemo } = await import("@/lib/auth/demo-seed");
+      await seedDemo();
+    }
+    for (const hook of state.hooks) await hook();
+  })();
+  return state.done;
+}

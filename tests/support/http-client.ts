@@ -1,0 +1,79 @@
+// A cookie-keeping HTTP client for integration tests: signs up through better-auth's real routes
+// and then calls the API as that user.
+import { randomUUID } from "node:crypto";
+
+export class HttpClient {
+  private cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  async fetch(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set("origin", this.baseUrl);
+    if (this.cookies.size) {
+      headers.set(
+        "cookie",
+        [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
+      );
+    }
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(init.json);
+    }
+    const response = await fetch(new URL(path, this.baseUrl), { ...init, headers, body });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const index = pair?.indexOf("=") ?? -1;
+      if (!pair || index < 0) continue;
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      if (value === "" || /max-age=0/i.test(cookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  async json<T = unknown>(path: string, init: RequestInit & { json?: unknown } = {}) {
+    const response = await this.fetch(path, init);
+    const text = await response.text();
+    const body = (text ? JSON.parse(text) : null) as T;
+    return { status: response.status, body, headers: response.headers };
+  }
+
+  clearCookies(): void {
+    this.cookies.clear();
+  }
+}
+
+export type SignedUpUser = {
+  client: HttpClient;
+  userId: string;
+  email: string;
+  name: string;
+  organizationId: string;
+};
+
+export async function signUp(baseUrl: string, name = "Test User"): Promise<SignedUpUser> {
+  const client = new HttpClient(baseUrl);
+  const email = `${name.toLowerCase().replace(/\W+/g, ".")}.${randomUUID().slice(0, 8)}@example.test`;
+  const signUpResponse = await client.json<{ user: { id: string } }>("/api/auth/sign-up/email", {
+    method: "POST",
+    json: { name, email, password: "correct horse battery" },
+  });
+  if (signUpResponse.status !== 200) {
+    throw new Error(`sign-up failed: ${signUpResponse.status} ${JSON.stringify(signUpResponse.body)}`);
+  }
+  const me = await client.json<{ organization: { id: string } }>("/api/me");
+  if (me.status !== 200) throw new Error(`/api/me failed: ${me.status}`);
+  return { client, userId: signUpResponse.body.user.id, email, name, organizationId: me.body.organization.id };
+}
+
+export async function setActiveOrganization(user: SignedUpUser, organizationId: string) {
+  const response = await user.client.json("/api/auth/organization/set-active", {
+    method: "POST",
+    json: { organizationId },
+  });
+  if (response.status !== 200) {
+    throw new Error(`set-active failed: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+}

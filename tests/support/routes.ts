@@ -1,0 +1,84 @@
+// The app's API routes, read from the file system the way Next.js routes them, so the access
+// matrix and the test server can never drift from app/api.
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+export type ApiRoute = {
+  /** e.g. /api/workstreams/[workstreamId]/messages */
+  pattern: string;
+  file: string;
+  segments: Array<{ kind: "static" | "param" | "catchAll"; name: string }>;
+};
+
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export function listApiRoutes(root = path.resolve("app/api")): ApiRoute[] {
+  const routes: ApiRoute[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name === "route.ts") {
+        const relative = path.relative(path.resolve("app"), dir).split(path.sep);
+        const segments = relative
+          .filter((part) => !(part.startsWith("(") && part.endsWith(")")))
+          .map((part) => {
+            if (part.startsWith("[...")) return { kind: "catchAll" as const, name: part.slice(4, -1) };
+            if (part.startsWith("[")) return { kind: "param" as const, name: part.slice(1, -1) };
+            return { kind: "static" as const, name: part };
+          });
+        routes.push({ pattern: `/${relative.join("/")}`, file: full, segments });
+      }
+    }
+  };
+  walk(root);
+  // Static segments win over dynamic ones, as in Next.js.
+  return routes.sort((a, b) => specificity(b) - specificity(a));
+}
+
+function specificity(route: ApiRoute): number {
+  return route.segments.reduce(
+    (score, segment, index) =>
+      score + (segment.kind === "static" ? 3 : segment.kind === "param" ? 2 : 1) * 10 ** (8 - index),
+    0,
+  );
+}
+
+export function matchRoute(
+  routes: ApiRoute[],
+  pathname: string,
+): { route: ApiRoute; params: Record<string, string | string[]> } | null {
+  const parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  for (const route of routes) {
+    const params: Record<string, string | string[]> = {};
+    let matched = true;
+    for (const [index, segment] of route.segments.entries()) {
+      if (segment.kind === "catchAll") {
+        const rest = parts.slice(index);
+        if (rest.length === 0) matched = false;
+        else params[segment.name] = rest;
+        break;
+      }
+      const part = parts[index];
+      if (part === undefined) {
+        matched = false;
+        break;
+      }
+      if (segment.kind === "static" && segment.name !== part) {
+        matched = false;
+        break;
+      }
+      if (segment.kind === "param") params[segment.name] = part;
+    }
+    const last = route.segments.at(-1);
+    if (matched && last?.kind !== "catchAll" && parts.length !== route.segments.length) matched = false;
+    if (matched) return { route, params };
+  }
+  return null;
+}
+
+export async function routeMethods(route: ApiRoute): Promise<HttpMethod[]> {
+  const mod = (await import(route.file)) as Record<string, unknown>;
+  return HTTP_METHODS.filter((method) => typeof mod[method] === "function");
+}

@@ -1,0 +1,34 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const alias = { "@": path.resolve(import.meta.dirname) };
+const integration = (kind: "pglite" | "postgres") => ({
+  resolve: { alias },
+  test: {
+    name: `integration-${kind}`,
+    include: ["tests/integration/**/*.test.ts"],
+    globalSetup: ["tests/support/global-setup.ts"],
+    env: { TEST_DB_KIND: kind, NODE_ENV: "test" },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Each file gets its own database copied from a migrated template, so files run in parallel.
+    fileParallelism: true,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "db/**/*.test.ts", "components/**/*.test.ts"],
+          env: { NODE_ENV: "test" },
+        },
+      },
+      integration("pglite"),
+      ...(process.env.TEST_DATABASE_URL ? [integration("postgres")] : []),
+    ],
+  },
+});
