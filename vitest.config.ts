@@ -7,7 +7,7 @@ const integration = (kind: "pglite" | "postgres") => ({
   test: {
     name: `integration-${kind}`,
     include: ["tests/integration/**/*.test.ts"],
-    globalSetup: ["tests/support/global-setup.ts"],
+    globalSetup: [`tests/support/global-setup-${kind}.ts`],
     env: { TEST_DB_KIND: kind, NODE_ENV: "test" },
     testTimeout: 60_000,
     hookTimeout: 60_000,

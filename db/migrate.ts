@@ -1,7 +1,6 @@
 // Applies the committed drizzle-kit migrations with drizzle-orm's migrator. On Postgres an
 // advisory lock serializes concurrent starts of several server processes.
 import path from "node:path";
-import { sql } from "drizzle-orm";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { DatabaseHandle } from "./client";
 
@@ -20,14 +19,14 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   }
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  // One reserved connection so the advisory lock and the migration share a session.
-  const reserved = await handle.client.reserve();
+  const { default: postgres } = await import("postgres");
+  // One dedicated connection so the advisory lock and the migration share a session.
+  const client = postgres(handle.url, { max: 1, onnotice: () => {} });
   try {
-    await reserved`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migrate(drizzle(reserved), migrationsConfig);
+    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migrate(drizzle(client), migrationsConfig);
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
   } finally {
-    await reserved`select pg_advisory_unlock(${MIGRATION_LOCK})`;
-    reserved.release();
+    await client.end({ timeout: 5 });
   }
-  await handle.db.execute(sql`select 1`);
 }

@@ -12,7 +12,7 @@ beforeAll(async () => {
   server = await startAppServer();
 });
 afterAll(async () => {
-  await server.close();
+  await server?.close();
   await releaseTestDatabase(testDb);
 });
 

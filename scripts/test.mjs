@@ -1,0 +1,82 @@
+// `npm test`: lint, typecheck, unit, integration (PGlite, and Postgres when TEST_DATABASE_URL is
+// set), then a production build and the Playwright end-to-end tests. Prints each runner's
+// summary, the time of each phase, and one closing "N passed, N failed" line.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+
+// Child tools start with `#!/usr/bin/env node`: make that the project's Node 24, not the system's.
+process.env.PATH = `${path.resolve("node_modules/.bin")}${path.delimiter}${process.env.PATH}`;
+const reports = path.resolve(".data/test-reports");
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const only = process.argv.slice(2);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const phases = [];
+let failedPhase = false;
+
+function run(name, command, args, env = {}) {
+  if (only.length && !only.includes(name)) return true;
+  const started = Date.now();
+  console.log(`\n== ${name}: ${[command, ...args].join(" ")}`);
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
+  phases.push({ name, seconds, ok });
+  console.log(`== ${name}: ${ok ? "ok" : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds}s`);
+  if (!ok) failedPhase = true;
+  return ok;
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return;
+  const { stats } = JSON.parse(readFileSync(file, "utf8"));
+  totals.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+  totals.failed += stats?.unexpected ?? 0;
+  totals.skipped += stats?.skipped ?? 0;
+}
+
+const bin = (name) => path.resolve("node_modules/.bin", name);
+
+run("lint", bin("biome"), ["check", "."]);
+run("typecheck", bin("tsc"), ["--noEmit"]);
+
+const vitestProjects = [["unit", "unit"], ["integration-pglite", "integration-pglite"]];
+if (process.env.TEST_DATABASE_URL) vitestProjects.push(["integration-postgres", "integration-postgres"]);
+for (const [name, project] of vitestProjects) {
+  const out = path.join(reports, `${name}.json`);
+  run(name, bin("vitest"), [
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${out}`,
+  ]);
+  countVitest(out);
+}
+
+const wantsE2e = !only.length || only.includes("e2e");
+if (wantsE2e && !process.env.SKIP_E2E) {
+  if (run("build", bin("next"), ["build"])) {
+    const out = path.join(reports, "e2e.json");
+    run("e2e", bin("playwright"), ["test", "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    });
+    countPlaywright(out);
+  }
+}
+
+console.log("\n== phases");
+for (const phase of phases) console.log(`   ${phase.ok ? "ok    " : "FAILED"} ${phase.name.padEnd(22)} ${phase.seconds}s`);
+const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(failedPhase || totals.failed > 0 ? 1 : 0);
