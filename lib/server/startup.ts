@@ -25,6 +25,8 @@ export function startServer(): Promise<void> {
       const { seedDemo } = await import("@/lib/auth/demo-seed");
       await seedDemo();
     }
+    const { startLeaseLoop } = await import("@/lib/turns/lease");
+    await startLeaseLoop();
     for (const hook of state.hooks) await hook();
   })();
   return state.done;

@@ -1,0 +1,79 @@
+// Turns and their durable event log. Written only by lib/turns and lib/stream.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  doublePrecision,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { workstreams } from "./workstreams";
+
+export const TURN_STATES = [
+  "pending",
+  "active",
+  "suspended",
+  "completed",
+  "cancelled",
+  "failed",
+] as const;
+export type TurnState = (typeof TURN_STATES)[number];
+
+export const turns = pgTable(
+  "turns",
+  {
+    id: text("id").primaryKey(),
+    workstreamId: text("workstream_id")
+      .notNull()
+      .references(() => workstreams.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id"),
+    userMessageId: text("user_message_id").notNull(),
+    assistantMessageId: text("assistant_message_id").notNull(),
+    state: text("state", { enum: TURN_STATES }).notNull().default("pending"),
+    reason: text("reason"),
+    errorCode: text("error_code"),
+    serverRunId: text("server_run_id"),
+    // The lease: which server process runs the turn, until when, unless it renews.
+    ownerId: text("owner_id"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    stopRequestedAt: timestamp("stop_requested_at", { withTimezone: true }),
+    firstOffset: bigint("first_offset", { mode: "number" }),
+    lastOffset: bigint("last_offset", { mode: "number" }),
+    agentId: text("agent_id"),
+    model: text("model"),
+    usage: jsonb("usage"),
+    costUsd: doublePrecision("cost_usd"),
+    attempts: jsonb("attempts").notNull().default(sql`'[]'::jsonb`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One open turn per workstream, enforced by the database itself.
+    uniqueIndex("turns_one_open_per_workstream")
+      .on(t.workstreamId)
+      .where(sql`state in ('pending', 'active', 'suspended')`),
+    index("turns_workstream_created_idx").on(t.workstreamId, t.createdAt),
+    index("turns_lease_idx").on(t.state, t.leaseExpiresAt),
+  ],
+);
+
+export const turnEvents = pgTable(
+  "turn_events",
+  {
+    workstreamId: text("workstream_id")
+      .notNull()
+      .references(() => workstreams.id, { onDelete: "cascade" }),
+    offset: bigint("offset", { mode: "number" }).notNull(),
+    turnId: text("turn_id").notNull(),
+    chunk: jsonb("chunk").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workstreamId, t.offset] }), index("turn_events_turn_idx").on(t.turnId)],
+);

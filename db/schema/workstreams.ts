@@ -1,0 +1,66 @@
+// Workstreams and their messages. Written only by lib/workstreams (workstreams rows) and
+// lib/turns (messages, busy flags), each in its own module.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { organization, user } from "./auth";
+
+export const workstreams = pgTable(
+  "workstreams",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    // A removed member's workstreams stay with the organization (read-only), so no cascade.
+    ownerId: text("owner_id").references(() => user.id, { onDelete: "set null" }),
+    mode: text("mode", { enum: ["direct", "group"] }).notNull(),
+    core: boolean("core").notNull().default(false),
+    coreType: text("core_type"),
+    agentId: text("agent_id").notNull(),
+    title: text("title").notNull(),
+    status: text("status", { enum: ["regular", "archived"] }).notNull().default("regular"),
+    activeRunId: text("active_run_id"),
+    isCompacting: boolean("is_compacting").notNull().default(false),
+    compactionSummary: text("compaction_summary"),
+    lastCompactedMessageId: text("last_compacted_message_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("workstreams_owner_idx").on(t.organizationId, t.ownerId, t.mode, t.status, t.updatedAt),
+  ],
+);
+
+export const messages = pgTable(
+  "messages",
+  {
+    workstreamId: text("workstream_id")
+      .notNull()
+      .references(() => workstreams.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    // Increasing in insertion order; history pages by it.
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    role: text("role", { enum: ["system", "user", "assistant"] }).notNull(),
+    parts: jsonb("parts").notNull(),
+    metadata: jsonb("metadata").notNull().default(sql`'{}'::jsonb`),
+    tokenCount: integer("token_count").notNull().default(0),
+    turnId: text("turn_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workstreamId, t.id] }),
+    uniqueIndex("messages_workstream_seq_idx").on(t.workstreamId, t.seq),
+  ],
+);

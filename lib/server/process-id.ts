@@ -1,0 +1,14 @@
+// This server process's identity, stored as the owner of the turns it runs (their lease).
+import { hostname } from "node:os";
+
+const holder = ((globalThis as { __workstreamsProcess?: { id: string } }).__workstreamsProcess ??= {
+  id: `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`,
+});
+
+export const PROCESS_ID = holder.id;
+
+export function parseProcessId(id: string): { host: string; pid: number } | null {
+  const [host, pid] = id.split(":");
+  const parsed = Number(pid);
+  return host && Number.isInteger(parsed) ? { host, pid: parsed } : null;
+}

@@ -1,0 +1,63 @@
+// COMPOSE_REQUEST: the model's view of the workstream. History since the last compaction, the
+// compaction summary as a synthetic system message, and instruction sections from the builders
+// later issues register (memory, workstream state, execution plan, organization policies).
+import { convertToModelMessages, type ModelMessage } from "ai";
+import type { AgentConfig } from "@/lib/config";
+import type { WorkstreamRow } from "@/lib/workstreams/queries";
+import { loadHistory, type WorkstreamMessage } from "./messages";
+
+export type SectionBuilder = (input: {
+  workstream: WorkstreamRow;
+  latestUserText: string;
+}) => Promise<string | null> | string | null;
+
+const builders: SectionBuilder[] = ((globalThis as { __workstreamsSections?: SectionBuilder[] })
+  .__workstreamsSections ??= []);
+
+/** The buildExtraInstructionSections hook: add a section to every turn's instructions. */
+export function registerInstructionSection(builder: SectionBuilder): () => void {
+  builders.push(builder);
+  return () => {
+    const index = builders.indexOf(builder);
+    if (index >= 0) builders.splice(index, 1);
+  };
+}
+
+export type ComposedRequest = {
+  instructions: string;
+  messages: ModelMessage[];
+  history: WorkstreamMessage[];
+};
+
+export async function composeRequest({
+  workstream,
+  agent,
+}: {
+  workstream: WorkstreamRow;
+  agent: AgentConfig;
+}): Promise<ComposedRequest> {
+  const history = await loadHistory({
+    workstreamId: workstream.id,
+    afterMessageId: workstream.lastCompactedMessageId,
+  });
+  const latestUser = history.findLast((message) => message.role === "user");
+  const latestUserText =
+    latestUser?.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n") ?? "";
+  const sections: string[] = [];
+  for (const builder of builders) {
+    const section = await builder({ workstream, latestUserText });
+    if (section) sections.push(section);
+  }
+  const instructions = [agent.persona, ...sections].join("\n\n");
+  const modelMessages = await convertToModelMessages(
+    history.map(({ id, role, parts }) => ({ id, role, parts })),
+    { ignoreIncompleteToolCalls: true },
+  );
+  if (workstream.compactionSummary && workstream.lastCompactedMessageId) {
+    modelMessages.unshift({
+      role: "system",
+      content: `Summary of the earlier conversation:\n${workstream.compactionSummary}`,
+    });
+  }
+  return { instructions, messages: modelMessages, history };
+}

@@ -1,0 +1,139 @@
+// Crash safety. A running turn holds a lease that its process renews; a turn whose lease lapsed
+// (its process died) is reaped: it ends failed ("server restarted") with its partial output
+// kept and the busy flag cleared. Only pending and active turns are reaped, never suspended.
+import { readUIMessageStream, type UIMessageChunk } from "ai";
+import { and, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { getDatabase, getDb } from "@/db/client";
+import { turns } from "@/db/schema";
+import { config } from "@/lib/config";
+import { PROCESS_ID, parseProcessId } from "@/lib/server/process-id";
+import { readTurnEvents } from "@/lib/stream/event-log";
+import { getFanout } from "@/lib/stream/fanout-instance";
+import { statusChunk } from "@/lib/stream/types";
+import { hostname } from "node:os";
+import { upsertAssistantMessage, type WorkstreamMessage } from "./messages";
+import { runRegistry } from "./run-registry";
+import { chunkEvents, closeTurn, RUNNING_STATES, type TurnRow } from "./turn-store";
+
+/** Renews this process's leases and picks up stop requests recorded by other processes. */
+export async function renewLeases(): Promise<void> {
+  const local = runRegistry.all().map((run) => run.turnId);
+  if (local.length === 0) return;
+  const db = await getDb();
+  const renewed = await db
+    .update(turns)
+    .set({ leaseExpiresAt: sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval` })
+    .where(and(inArray(turns.id, local), eq(turns.ownerId, PROCESS_ID), inArray(turns.state, RUNNING_STATES)))
+    .returning({ id: turns.id, stopRequestedAt: turns.stopRequestedAt });
+  for (const row of renewed) {
+    if (row.stopRequestedAt) runRegistry.abort(row.id, "stopped by user");
+  }
+}
+
+function ownerIsGone(ownerId: string | null, embedded: boolean): boolean {
+  if (!ownerId || ownerId === PROCESS_ID) return false;
+  // An embedded database is opened by one process only: any other owner is a dead one.
+  if (embedded) return true;
+  const owner = parseProcessId(ownerId);
+  if (!owner || owner.host !== hostname()) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/** Ends every running turn whose owner is gone or whose lease lapsed. Returns their ids. */
+export async function reapOrphanedTurns(): Promise<string[]> {
+  const handle = await getDatabase();
+  const db = handle.db;
+  const candidates = await db
+    .select()
+    .from(turns)
+    .where(
+      and(
+        inArray(turns.state, RUNNING_STATES),
+        or(lt(turns.leaseExpiresAt, sql`now()`), isNotNull(turns.ownerId)),
+      ),
+    );
+  const reaped: string[] = [];
+  for (const turn of candidates) {
+    if (turn.ownerId === PROCESS_ID && runRegistry.get(turn.id)) continue;
+    const expired = turn.leaseExpiresAt !== null && turn.leaseExpiresAt.getTime() < Date.now();
+    const orphanedHere = turn.ownerId === PROCESS_ID; // ours, but no run: a failed close
+    if (!expired && !orphanedHere && !ownerIsGone(turn.ownerId, handle.kind === "pglite")) continue;
+    if (await reapTurn(turn)) reaped.push(turn.id);
+  }
+  return reaped;
+}
+
+async function reapTurn(turn: TurnRow): Promise<boolean> {
+  const logged = await readTurnEvents({ turnId: turn.id });
+  const partial = await reassemble(logged.map((event) => event.chunk as UIMessageChunk));
+  if (partial && partial.parts.length > 0) {
+    await upsertAssistantMessage({
+      workstreamId: turn.workstreamId,
+      turnId: turn.id,
+      message: {
+        ...partial,
+        id: turn.assistantMessageId,
+        role: "assistant",
+        metadata: { ...partial.metadata, turnId: turn.id, failed: true, finishedAt: new Date().toISOString() },
+      },
+    });
+  }
+  const lastOffset = logged.at(-1)?.offset ?? (turn.firstOffset ?? 1) - 1;
+  const message = "The server restarted during this turn. Retry to continue.";
+  const events = chunkEvents(turn, lastOffset + 1, [
+    { type: "error", errorText: message },
+    statusChunk(turn.id, { state: "error", code: "internal:server_restarted", message, retryable: true }),
+  ]);
+  const closed = await closeTurn({
+    turn,
+    end: { state: "failed", reason: "server restarted", errorCode: "internal:server_restarted" },
+    events,
+    ownerCheck: false,
+  });
+  if (closed) console.warn(`[turns] reaped ${turn.id}: its server process is gone`);
+  return closed;
+}
+
+async function reassemble(chunks: UIMessageChunk[]): Promise<WorkstreamMessage | null> {
+  const uiChunks = chunks.filter((chunk) => chunk.type !== "data-status");
+  if (uiChunks.length === 0) return null;
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of uiChunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let last: WorkstreamMessage | null = null;
+  for await (const message of readUIMessageStream<WorkstreamMessage>({ stream })) last = message;
+  return last;
+}
+
+type LoopState = { timer?: NodeJS.Timeout; stopListener?: () => void };
+const loop: LoopState = ((globalThis as { __workstreamsLeaseLoop?: LoopState }).__workstreamsLeaseLoop ??= {});
+
+/** Starts lease renewal, stop-request handling and reaping for this process. */
+export async function startLeaseLoop(): Promise<void> {
+  if (loop.timer) return;
+  const fanout = await getFanout();
+  loop.stopListener = fanout.onStopRequest((turnId) => {
+    runRegistry.abort(turnId, "stopped by user");
+  });
+  await reapOrphanedTurns();
+  loop.timer = setInterval(() => {
+    renewLeases()
+      .then(() => reapOrphanedTurns())
+      .catch((error: unknown) => console.error("[turns] lease loop:", error));
+  }, config.turns.leaseRenewMs);
+  loop.timer.unref();
+}
+
+export function stopLeaseLoop(): void {
+  if (loop.timer) clearInterval(loop.timer);
+  loop.timer = undefined;
+  loop.stopListener?.();
+}

@@ -1,0 +1,69 @@
+// Stop (seed 000 stopActiveRun, seed 002 cancellation): aborts the open turn wherever it runs.
+// The owning process aborts its run; any other process records the request in the database and
+// signals the owner (NOTIFY on Postgres; the owner's lease loop also checks). A suspended turn
+// holds no run, so it is cancelled here directly.
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { type Db, getDb } from "@/db/client";
+import { turns } from "@/db/schema";
+import { getFanout } from "@/lib/stream/fanout-instance";
+import { statusChunk } from "@/lib/stream/types";
+import { appendEventsLocked } from "@/lib/stream/event-log";
+import { runRegistry } from "./run-registry";
+import { getOpenTurn, getTurn, type TurnRow } from "./turn-store";
+
+export type StopResult = { turnId: string | null; state: TurnRow["state"] | null };
+
+export async function stopActiveTurn({
+  workstreamId,
+  reason = "stopped by user",
+  waitMs = 10_000,
+}: {
+  workstreamId: string;
+  reason?: string;
+  waitMs?: number;
+}): Promise<StopResult> {
+  const open = await getOpenTurn({ workstreamId });
+  if (!open) return { turnId: null, state: null };
+  if (open.state === "suspended") {
+    await cancelSuspended(open, reason);
+  } else if (!runRegistry.abort(open.id, reason)) {
+    const db = await getDb();
+    await db
+      .update(turns)
+      .set({ stopRequestedAt: sql`now()`, reason })
+      .where(and(eq(turns.id, open.id), inArray(turns.state, ["pending", "active"]), isNull(turns.stopRequestedAt)));
+    await (await getFanout()).requestStop(open.id);
+  }
+  // Answer once the turn has ended, so the caller sees the partial answer persisted.
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const current = await getTurn({ turnId: open.id });
+    const state = current?.state ?? null;
+    const ended = state !== "pending" && state !== "active" && state !== "suspended";
+    if (ended || Date.now() > deadline) return { turnId: open.id, state };
+    await runRegistry.get(open.id)?.done;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function cancelSuspended(turn: TurnRow, reason: string): Promise<void> {
+  const db = await getDb();
+  // The suspended turn owns no offsets, so its closing events are numbered under the lock.
+  const events = await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const closed = await tx
+      .update(turns)
+      .set({ state: "cancelled", reason, endedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(turns.id, turn.id), eq(turns.state, "suspended")))
+      .returning({ id: turns.id });
+    if (closed.length === 0) return [];
+    return appendEventsLocked({
+      workstreamId: turn.workstreamId,
+      turnId: turn.id,
+      chunks: [statusChunk(turn.id, { state: "cancelled", reason })],
+      tx,
+    });
+  });
+  if (events.length) await (await getFanout()).publish(events);
+}
+
