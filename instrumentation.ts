@@ -6,7 +6,9 @@ export async function register(): Promise<void> {
   try {
     await startServer();
   } catch (error) {
-    console.error(`\n[workstreams] could not start: ${error instanceof Error ? error.message : error}\n`);
+    console.error(
+      `\n[workstreams] could not start: ${error instanceof Error ? error.message : error}\n`,
+    );
     process.exit(1);
   }
 }

@@ -8,7 +8,7 @@ const integration = (kind: "pglite" | "postgres") => ({
     name: `integration-${kind}`,
     include: ["tests/integration/**/*.test.ts"],
     globalSetup: [`tests/support/global-setup-${kind}.ts`],
-    env: { TEST_DB_KIND: kind, NODE_ENV: "test" },
+    env: { TEST_DB_KIND: kind, NODE_ENV: "test" as const },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Each file gets its own database copied from a migrated template, so files run in parallel.

@@ -7,6 +7,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
+import { processSingleton } from "@/lib/server/singleton";
 import { lockDataDir } from "./lock";
 import * as schema from "./schema";
 
@@ -50,7 +51,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       connection: { application_name: "workstreams" },
     });
     const db = drizzle(client, { schema }) as unknown as Db;
-    return { kind: "postgres", db, client, url: options.url, close: () => client.end({ timeout: 5 }) };
+    return {
+      kind: "postgres",
+      db,
+      client,
+      url: options.url,
+      close: () => client.end({ timeout: 5 }),
+    };
   }
   const release = options.lock === false ? () => {} : prepareDataDir(options.dataDir);
   try {
@@ -83,7 +90,7 @@ function prepareDataDir(dataDir: string): () => void {
 }
 
 type Registry = { handle?: Promise<DatabaseHandle>; closing?: Promise<void> };
-const registry: Registry = ((globalThis as { __workstreamsDb?: Registry }).__workstreamsDb ??= {});
+const registry = processSingleton<Registry>("db", () => ({}));
 
 /** The process-wide database, opened on first use. */
 export function getDatabase(): Promise<DatabaseHandle> {

@@ -6,7 +6,9 @@ const options = databaseOptionsFromEnv();
 const handle = await openDatabase(options);
 try {
   await migrateDatabase(handle);
-  console.log(`Migrated ${options.kind === "postgres" ? "Postgres" : `PGlite at ${options.dataDir}`}.`);
+  console.log(
+    `Migrated ${options.kind === "postgres" ? "Postgres" : `PGlite at ${options.dataDir}`}.`,
+  );
 } finally {
   await handle.close();
 }

@@ -23,7 +23,9 @@ function run(name, command, args, env = {}) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const ok = result.status === 0;
   phases.push({ name, seconds, ok });
-  console.log(`== ${name}: ${ok ? "ok" : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds}s`);
+  console.log(
+    `== ${name}: ${ok ? "ok" : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds}s`,
+  );
   if (!ok) failedPhase = true;
   return ok;
 }
@@ -49,8 +51,12 @@ const bin = (name) => path.resolve("node_modules/.bin", name);
 run("lint", bin("biome"), ["check", "."]);
 run("typecheck", bin("tsc"), ["--noEmit"]);
 
-const vitestProjects = [["unit", "unit"], ["integration-pglite", "integration-pglite"]];
-if (process.env.TEST_DATABASE_URL) vitestProjects.push(["integration-postgres", "integration-postgres"]);
+const vitestProjects = [
+  ["unit", "unit"],
+  ["integration-pglite", "integration-pglite"],
+];
+if (process.env.TEST_DATABASE_URL)
+  vitestProjects.push(["integration-postgres", "integration-postgres"]);
 for (const [name, project] of vitestProjects) {
   const out = path.join(reports, `${name}.json`);
   run(name, bin("vitest"), [
@@ -76,7 +82,8 @@ if (wantsE2e && !process.env.SKIP_E2E) {
 }
 
 console.log("\n== phases");
-for (const phase of phases) console.log(`   ${phase.ok ? "ok    " : "FAILED"} ${phase.name.padEnd(22)} ${phase.seconds}s`);
+for (const phase of phases)
+  console.log(`   ${phase.ok ? "ok    " : "FAILED"} ${phase.name.padEnd(22)} ${phase.seconds}s`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
 process.exit(failedPhase || totals.failed > 0 ? 1 : 0);

@@ -75,5 +75,8 @@ export const turnEvents = pgTable(
     chunk: jsonb("chunk").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.workstreamId, t.offset] }), index("turn_events_turn_idx").on(t.turnId)],
+  (t) => [
+    primaryKey({ columns: [t.workstreamId, t.offset] }),
+    index("turn_events_turn_idx").on(t.turnId),
+  ],
 );

@@ -29,7 +29,9 @@ export const workstreams = pgTable(
     coreType: text("core_type"),
     agentId: text("agent_id").notNull(),
     title: text("title").notNull(),
-    status: text("status", { enum: ["regular", "archived"] }).notNull().default("regular"),
+    status: text("status", { enum: ["regular", "archived"] })
+      .notNull()
+      .default("regular"),
     activeRunId: text("active_run_id"),
     isCompacting: boolean("is_compacting").notNull().default(false),
     compactionSummary: text("compaction_summary"),

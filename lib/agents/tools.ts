@@ -15,7 +15,11 @@ export const TOOLS: Record<string, Tool> = {
       } catch {
         zone = "UTC"; // an unknown zone falls back rather than failing the call
       }
-      return { iso: now.toISOString(), local: now.toLocaleString("en-US", { timeZone: zone }), timeZone: zone };
+      return {
+        iso: now.toISOString(),
+        local: now.toLocaleString("en-US", { timeZone: zone }),
+        timeZone: zone,
+      };
     },
   }),
 };

@@ -8,6 +8,7 @@ import { nextCookies } from "better-auth/next-js";
 import { organization } from "better-auth/plugins";
 import { getDb } from "@/db/client";
 import * as schema from "@/db/schema";
+import { processSingleton } from "@/lib/server/singleton";
 import {
   createPersonalOrganization,
   firstOrganizationId,
@@ -76,8 +77,7 @@ async function buildAuth() {
 
 export type Auth = Awaited<ReturnType<typeof buildAuth>>;
 
-const holder = ((globalThis as { __workstreamsAuth?: { auth?: Promise<Auth> } }).__workstreamsAuth ??=
-  {});
+const holder = processSingleton<{ auth?: Promise<Auth> }>("auth", () => ({}));
 
 export function getAuth(): Promise<Auth> {
   holder.auth ??= buildAuth();

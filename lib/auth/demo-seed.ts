@@ -35,7 +35,12 @@ export async function seedDemo(): Promise<void> {
       });
       await db
         .insert(member)
-        .values({ id: crypto.randomUUID(), organizationId: org.id, userId: created.user.id, role: demo.role })
+        .values({
+          id: crypto.randomUUID(),
+          organizationId: org.id,
+          userId: created.user.id,
+          role: demo.role,
+        })
         .onConflictDoNothing();
     } finally {
       skipPersonalOrganization.delete(demo.email);

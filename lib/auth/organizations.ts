@@ -2,7 +2,7 @@
 // the personal organization made at sign-up is written here.
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { member, organization } from "@/db/schema";
+import { member, organization, user } from "@/db/schema";
 
 export type Role = "owner" | "admin" | "member";
 
@@ -33,7 +33,9 @@ export async function createPersonalOrganization({
   const slug = `${slugify(userName)}-${id.slice(0, 8)}`;
   await db.transaction(async (tx) => {
     await tx.insert(organization).values({ id, name, slug });
-    await tx.insert(member).values({ id: crypto.randomUUID(), organizationId: id, userId, role: "owner" });
+    await tx
+      .insert(member)
+      .values({ id: crypto.randomUUID(), organizationId: id, userId, role: "owner" });
   });
   return id;
 }
@@ -70,11 +72,48 @@ export async function getMembership({
 export async function listMemberships({ userId }: { userId: string }) {
   const db = await getDb();
   const rows = await db
-    .select({ id: organization.id, name: organization.name, slug: organization.slug, role: member.role })
+    .select({
+      id: organization.id,
+      name: organization.name,
+      slug: organization.slug,
+      role: member.role,
+    })
     .from(member)
     .innerJoin(organization, eq(organization.id, member.organizationId))
     .where(eq(member.userId, userId))
     .orderBy(asc(organization.name));
+  return rows.map((row) => ({ ...row, role: toRole(row.role) }));
+}
+
+export type OrganizationMember = {
+  id: string;
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+  joinedAt: Date;
+};
+
+/** Everyone in the organization, oldest membership first. Callers check the viewer belongs. */
+export async function listOrganizationMembers({
+  organizationId,
+}: {
+  organizationId: string;
+}): Promise<OrganizationMember[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: member.id,
+      userId: member.userId,
+      name: user.name,
+      email: user.email,
+      role: member.role,
+      joinedAt: member.createdAt,
+    })
+    .from(member)
+    .innerJoin(user, eq(user.id, member.userId))
+    .where(eq(member.organizationId, organizationId))
+    .orderBy(asc(member.createdAt), asc(user.name));
   return rows.map((row) => ({ ...row, role: toRole(row.role) }));
 }
 

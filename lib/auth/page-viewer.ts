@@ -11,3 +11,9 @@ export const getPageViewer = cache(async (): Promise<Viewer> => {
   if (result.reason === "signed_out") redirect("/sign-in");
   redirect("/sign-in?error=no_organization");
 });
+
+/** For the sign-in and sign-up pages: a viewer who is already signed in goes home. */
+export async function redirectIfSignedIn(): Promise<void> {
+  const result = await resolveViewer(await headers());
+  if (result.ok) redirect("/");
+}

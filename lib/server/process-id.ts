@@ -1,9 +1,10 @@
 // This server process's identity, stored as the owner of the turns it runs (their lease).
 import { hostname } from "node:os";
+import { processSingleton } from "./singleton";
 
-const holder = ((globalThis as { __workstreamsProcess?: { id: string } }).__workstreamsProcess ??= {
+const holder = processSingleton("process", () => ({
   id: `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`,
-});
+}));
 
 export const PROCESS_ID = holder.id;
 

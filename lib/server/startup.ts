@@ -2,10 +2,12 @@
 // organization in development, and start the background loops later issues register.
 import { getDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
+import { processSingleton } from "./singleton";
 
 type StartupHook = () => Promise<void> | void;
-const state = ((globalThis as { __workstreamsStartup?: { done?: Promise<void>; hooks: StartupHook[] } })
-  .__workstreamsStartup ??= { hooks: [] });
+const state = processSingleton<{ done?: Promise<void>; hooks: StartupHook[] }>("startup", () => ({
+  hooks: [],
+}));
 
 /** Registers work to run after migrations (reapers, job runners). */
 export function onStartup(hook: StartupHook): void {

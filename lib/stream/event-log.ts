@@ -5,6 +5,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { type Db, getDatabase, getDb } from "@/db/client";
 import { turnEvents } from "@/db/schema";
 import { config } from "@/lib/config";
+import { processSingleton } from "@/lib/server/singleton";
 import { getFanout } from "./fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "./types";
 
@@ -66,8 +67,7 @@ class EventWriter {
   }
 }
 
-const holder = ((globalThis as { __workstreamsWriter?: { writer?: EventWriter } }).__workstreamsWriter ??=
-  {});
+const holder = processSingleton<{ writer?: EventWriter }>("writer", () => ({}));
 
 export function eventWriter(): EventWriter {
   holder.writer ??= new EventWriter();
@@ -144,11 +144,18 @@ export async function appendEventsLocked({
       .from(turnEvents)
       .where(eq(turnEvents.workstreamId, workstreamId));
     const start = Number(row?.offset ?? 0);
-    const events = chunks.map((chunk, index) => ({ workstreamId, turnId, offset: start + index + 1, chunk }));
+    const events = chunks.map((chunk, index) => ({
+      workstreamId,
+      turnId,
+      offset: start + index + 1,
+      chunk,
+    }));
     if (events.length) await db.insert(turnEvents).values(events);
     return events;
   };
-  const events = tx ? await write(tx) : await (await getDb()).transaction((inner) => write(inner as unknown as Db));
+  const events = tx
+    ? await write(tx)
+    : await (await getDb()).transaction((inner) => write(inner as unknown as Db));
   if (!tx) await (await getFanout()).publish(events);
   return events;
 }

@@ -1,10 +1,11 @@
 // The process-wide fan-out, chosen by the database: in-process on PGlite (one process per data
 // dir), LISTEN/NOTIFY on Postgres.
 import { getDatabase } from "@/db/client";
+import { processSingleton } from "@/lib/server/singleton";
 import { type EventFanout, InProcessFanout } from "./fanout";
 
 type Holder = { fanout?: Promise<EventFanout>; forHandle?: unknown };
-const holder: Holder = ((globalThis as { __workstreamsFanout?: Holder }).__workstreamsFanout ??= {});
+const holder = processSingleton<Holder>("fanout", () => ({}));
 
 export async function getFanout(): Promise<EventFanout> {
   const handle = await getDatabase();
@@ -12,7 +13,9 @@ export async function getFanout(): Promise<EventFanout> {
     holder.forHandle = handle;
     holder.fanout =
       handle.kind === "postgres"
-        ? import("./postgres-fanout").then(({ PostgresFanout }) => PostgresFanout.create(handle.client))
+        ? import("./postgres-fanout").then(({ PostgresFanout }) =>
+            PostgresFanout.create(handle.client),
+          )
         : Promise.resolve(new InProcessFanout());
   }
   return holder.fanout;

@@ -36,7 +36,10 @@ export class InProcessFanout implements EventFanout {
       byWorkstream.set(event.workstreamId, list);
     }
     for (const [workstreamId, list] of byWorkstream) {
-      this.emitter.emit(`ws:${workstreamId}`, { kind: "events", events: list } satisfies FanoutSignal);
+      this.emitter.emit(`ws:${workstreamId}`, {
+        kind: "events",
+        events: list,
+      } satisfies FanoutSignal);
     }
   }
 

@@ -41,7 +41,9 @@ export class PostgresFanout extends InProcessFanout {
       payload = payload ? `${payload},${entry}` : entry;
     }
     if (payload) sends.push(payload);
-    await Promise.all(sends.map((body) => this.sql.notify(EVENTS_CHANNEL, `${PROCESS_ID}|${body}`)));
+    await Promise.all(
+      sends.map((body) => this.sql.notify(EVENTS_CHANNEL, `${PROCESS_ID}|${body}`)),
+    );
   }
 
   private onNotify(payload: string): void {

@@ -31,7 +31,9 @@ export function sseResponse(
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(`id: ${value.offset}\ndata: ${JSON.stringify(value.chunk)}\n\n`));
+        controller.enqueue(
+          encoder.encode(`id: ${value.offset}\ndata: ${JSON.stringify(value.chunk)}\n\n`),
+        );
       } catch (error) {
         clearInterval(heartbeat);
         console.error("[sse] follow failed:", error);

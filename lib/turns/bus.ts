@@ -2,6 +2,7 @@
 // projections for observers; they never decide anything. The models issue attaches the hook
 // registry (transform, guard, observer) to the same stage names.
 import { EventEmitter } from "node:events";
+import { processSingleton } from "@/lib/server/singleton";
 
 export const STAGES = [
   "RECEIVE_INPUT",
@@ -20,8 +21,7 @@ export type BusEvent =
   | { type: "StagePostFired"; turnId: string; stage: Stage; outcome: "ok" | "error" }
   | { type: "TurnCompleted"; turnId: string; workstreamId: string; organizationId: string };
 
-const emitter: EventEmitter = ((globalThis as { __workstreamsBus?: EventEmitter }).__workstreamsBus ??=
-  new EventEmitter().setMaxListeners(0));
+const emitter = processSingleton<EventEmitter>("bus", () => new EventEmitter().setMaxListeners(0));
 
 export const bus = {
   emit(event: BusEvent): void {

@@ -3,6 +3,7 @@
 // later issues register (memory, workstream state, execution plan, organization policies).
 import { convertToModelMessages, type ModelMessage } from "ai";
 import type { AgentConfig } from "@/lib/config";
+import { processSingleton } from "@/lib/server/singleton";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { loadHistory, type WorkstreamMessage } from "./messages";
 
@@ -11,8 +12,7 @@ export type SectionBuilder = (input: {
   latestUserText: string;
 }) => Promise<string | null> | string | null;
 
-const builders: SectionBuilder[] = ((globalThis as { __workstreamsSections?: SectionBuilder[] })
-  .__workstreamsSections ??= []);
+const builders = processSingleton<SectionBuilder[]>("sections", () => []);
 
 /** The buildExtraInstructionSections hook: add a section to every turn's instructions. */
 export function registerInstructionSection(builder: SectionBuilder): () => void {

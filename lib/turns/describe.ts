@@ -15,7 +15,12 @@ export async function describeWorkstream(workstream: WorkstreamRow) {
     isRunning: open !== null && open.state !== "suspended",
     isCompacting: workstream.isCompacting,
     activeTurn: open
-      ? { id: open.id, state: open.state, firstOffset: open.firstOffset ?? 0, userMessageId: open.userMessageId }
+      ? {
+          id: open.id,
+          state: open.state,
+          firstOffset: open.firstOffset ?? 0,
+          userMessageId: open.userMessageId,
+        }
       : null,
     latestOffset: await latestOffset({ workstreamId: workstream.id }),
     updatedAt: workstream.updatedAt.toISOString(),

@@ -57,9 +57,13 @@ export async function resumeOffset({
   const after = Number(raw);
   const latest = await latestOffset({ workstreamId });
   if (after > latest) {
-    throw new AppError("bad_request:offset", `Offset ${after} is beyond the latest event (${latest}).`, {
-      details: { latestOffset: latest },
-    });
+    throw new AppError(
+      "bad_request:offset",
+      `Offset ${after} is beyond the latest event (${latest}).`,
+      {
+        details: { latestOffset: latest },
+      },
+    );
   }
   return after;
 }

@@ -1,16 +1,18 @@
 // Crash safety. A running turn holds a lease that its process renews; a turn whose lease lapsed
 // (its process died) is reaped: it ends failed ("server restarted") with its partial output
 // kept and the busy flag cleared. Only pending and active turns are reaped, never suspended.
+
+import { hostname } from "node:os";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { and, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import { getDatabase, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
 import { config } from "@/lib/config";
 import { PROCESS_ID, parseProcessId } from "@/lib/server/process-id";
+import { processSingleton } from "@/lib/server/singleton";
 import { readTurnEvents } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
-import { hostname } from "node:os";
 import { upsertAssistantMessage, type WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { chunkEvents, closeTurn, RUNNING_STATES, type TurnRow } from "./turn-store";
@@ -23,7 +25,13 @@ export async function renewLeases(): Promise<void> {
   const renewed = await db
     .update(turns)
     .set({ leaseExpiresAt: sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval` })
-    .where(and(inArray(turns.id, local), eq(turns.ownerId, PROCESS_ID), inArray(turns.state, RUNNING_STATES)))
+    .where(
+      and(
+        inArray(turns.id, local),
+        eq(turns.ownerId, PROCESS_ID),
+        inArray(turns.state, RUNNING_STATES),
+      ),
+    )
     .returning({ id: turns.id, stopRequestedAt: turns.stopRequestedAt });
   for (const row of renewed) {
     if (row.stopRequestedAt) runRegistry.abort(row.id, "stopped by user");
@@ -79,7 +87,12 @@ async function reapTurn(turn: TurnRow): Promise<boolean> {
         ...partial,
         id: turn.assistantMessageId,
         role: "assistant",
-        metadata: { ...partial.metadata, turnId: turn.id, failed: true, finishedAt: new Date().toISOString() },
+        metadata: {
+          ...partial.metadata,
+          turnId: turn.id,
+          failed: true,
+          finishedAt: new Date().toISOString(),
+        },
       },
     });
   }
@@ -87,7 +100,12 @@ async function reapTurn(turn: TurnRow): Promise<boolean> {
   const message = "The server restarted during this turn. Retry to continue.";
   const events = chunkEvents(turn, lastOffset + 1, [
     { type: "error", errorText: message },
-    statusChunk(turn.id, { state: "error", code: "internal:server_restarted", message, retryable: true }),
+    statusChunk(turn.id, {
+      state: "error",
+      code: "internal:server_restarted",
+      message,
+      retryable: true,
+    }),
   ]);
   const closed = await closeTurn({
     turn,
@@ -114,7 +132,7 @@ async function reassemble(chunks: UIMessageChunk[]): Promise<WorkstreamMessage |
 }
 
 type LoopState = { timer?: NodeJS.Timeout; stopListener?: () => void };
-const loop: LoopState = ((globalThis as { __workstreamsLeaseLoop?: LoopState }).__workstreamsLeaseLoop ??= {});
+const loop = processSingleton<LoopState>("lease-loop", () => ({}));
 
 /** Starts lease renewal, stop-request handling and reaping for this process. */
 export async function startLeaseLoop(): Promise<void> {

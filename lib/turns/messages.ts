@@ -50,7 +50,11 @@ function toMessage(row: Row): WorkstreamMessage {
 /** Inserts the user message unless it exists; returns whether it was new. */
 export async function insertUserMessage(
   db: Db,
-  { workstreamId, message, turnId }: { workstreamId: string; message: WorkstreamMessage; turnId: string },
+  {
+    workstreamId,
+    message,
+    turnId,
+  }: { workstreamId: string; message: WorkstreamMessage; turnId: string },
 ): Promise<boolean> {
   const inserted = await db
     .insert(messages)
@@ -108,7 +112,12 @@ export async function upsertAssistantMessage({
     })
     .onConflictDoUpdate({
       target: [messages.workstreamId, messages.id],
-      set: { parts: message.parts, metadata: message.metadata ?? {}, tokenCount, updatedAt: sql`now()` },
+      set: {
+        parts: message.parts,
+        metadata: message.metadata ?? {},
+        tokenCount,
+        updatedAt: sql`now()`,
+      },
     });
 }
 

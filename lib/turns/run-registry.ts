@@ -1,5 +1,7 @@
 // The run registry (seed 000's chatRunRegistry): the runs this process executes, each with its
 // serverRunId and AbortController. Stop finds the run here or asks other processes to look.
+import { processSingleton } from "@/lib/server/singleton";
+
 export type RegisteredRun = {
   turnId: string;
   workstreamId: string;
@@ -8,8 +10,7 @@ export type RegisteredRun = {
   done: Promise<void>;
 };
 
-const runs: Map<string, RegisteredRun> = ((globalThis as { __workstreamsRuns?: Map<string, RegisteredRun> })
-  .__workstreamsRuns ??= new Map());
+const runs = processSingleton("runs", () => new Map<string, RegisteredRun>());
 
 export const runRegistry = {
   register(run: RegisteredRun): void {

@@ -1,6 +1,7 @@
 // One turn's run, stage by stage (seed 004 names): COMPOSE_REQUEST, SEND_REQUEST,
 // STREAM_RESPONSE (with TOOL_CALL inside the tool loop), RENDER, then cleanup that always runs.
 import { isStepCount, streamText, type UIMessageChunk } from "ai";
+import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import { resolveAgent } from "@/lib/agents/resolve-agent";
@@ -9,13 +10,12 @@ import { config } from "@/lib/config";
 import { TextRechunker } from "@/lib/stream/rechunk";
 import { type LoggedChunk, statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
-import { eq, sql } from "drizzle-orm";
 import { bus, stage } from "./bus";
 import { composeRequest } from "./context";
 import { type MessageMetadata, upsertAssistantMessage, type WorkstreamMessage } from "./messages";
 import { runRegistry, StopRequested } from "./run-registry";
-import { chunkEvents, closeTurn, markActive, type TurnEnd, type TurnRow } from "./turn-store";
 import type { TurnEmitter } from "./turn-emitter";
+import { chunkEvents, closeTurn, markActive, type TurnEnd, type TurnRow } from "./turn-store";
 
 type RunInput = {
   turn: TurnRow;
@@ -28,7 +28,7 @@ type RunInput = {
 type Outcome = { end: TurnEnd; message: WorkstreamMessage | null; closing: LoggedChunk[] };
 
 export async function runTurn(input: RunInput): Promise<void> {
-  const { turn, controller, emitter } = input;
+  const { turn, controller } = input;
   let outcome: Outcome;
   try {
     outcome = await execute(input);
@@ -53,7 +53,11 @@ async function execute({ turn, workstream, controller, emitter }: RunInput): Pro
     reasoningProfile: resolved.reasoningProfile,
     startedAt,
   };
-  emitter.emit({ type: "start", messageId: turn.assistantMessageId, messageMetadata: baseMetadata });
+  emitter.emit({
+    type: "start",
+    messageId: turn.assistantMessageId,
+    messageMetadata: baseMetadata,
+  });
   emitter.status({ state: "processing", stage: "SEND_REQUEST" });
 
   let final: WorkstreamMessage | null = null;
@@ -132,7 +136,12 @@ async function execute({ turn, workstream, controller, emitter }: RunInput): Pro
       message: sawText ? markMessage(message, { failed: true }) : null,
       closing: [
         { type: "error", errorText: text },
-        statusChunk(turn.id, { state: "error", code: "model:failed", message: text, retryable: true }),
+        statusChunk(turn.id, {
+          state: "error",
+          code: "model:failed",
+          message: text,
+          retryable: true,
+        }),
       ],
     };
   }
@@ -180,11 +189,20 @@ function failureOutcome(turn: TurnRow, error: unknown, signal: AbortSignal): Out
   console.error(`[turn ${turn.id}] failed:`, error);
   const text = "The turn failed on the server. Retry to try again.";
   return {
-    end: { state: "failed", reason: error instanceof Error ? error.message : String(error), errorCode: "internal:turn" },
+    end: {
+      state: "failed",
+      reason: error instanceof Error ? error.message : String(error),
+      errorCode: "internal:turn",
+    },
     message: null,
     closing: [
       { type: "error", errorText: text },
-      statusChunk(turn.id, { state: "error", code: "internal:turn", message: text, retryable: true }),
+      statusChunk(turn.id, {
+        state: "error",
+        code: "internal:turn",
+        message: text,
+        retryable: true,
+      }),
     ],
   };
 }
@@ -194,7 +212,11 @@ async function finish({ turn, workstream, emitter, controller }: RunInput, outco
   try {
     await stage(turn.id, "RENDER", async () => {
       if (outcome.message) {
-        await upsertAssistantMessage({ workstreamId: workstream.id, message: outcome.message, turnId: turn.id });
+        await upsertAssistantMessage({
+          workstreamId: workstream.id,
+          message: outcome.message,
+          turnId: turn.id,
+        });
       }
       await (await getDb())
         .update(workstreams)
@@ -206,7 +228,12 @@ async function finish({ turn, workstream, emitter, controller }: RunInput, outco
     });
     const events = chunkEvents(turn, emitter.take(outcome.closing.length), outcome.closing);
     await closeTurn({ turn, end: outcome.end, events });
-    bus.emit({ type: "SessionTurnEnd", turnId: turn.id, workstreamId: workstream.id, state: outcome.end.state });
+    bus.emit({
+      type: "SessionTurnEnd",
+      turnId: turn.id,
+      workstreamId: workstream.id,
+      state: outcome.end.state,
+    });
     if (outcome.end.state === "completed") {
       bus.emit({
         type: "TurnCompleted",

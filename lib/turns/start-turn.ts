@@ -12,8 +12,8 @@ import { bus, stage } from "./bus";
 import { findMessage, type WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
-import { getTurn, openTurn, type TurnRow } from "./turn-store";
 import { TurnEmitter } from "./turn-emitter";
+import { getTurn, openTurn, type TurnRow } from "./turn-store";
 
 export type StartedTurn = { turn: TurnRow; followAfter: number };
 
@@ -64,7 +64,10 @@ export async function startTurn({
   const { workstream, turn, lastOffset } = await stage(turnId, "RECEIVE_INPUT", async () => {
     const workstream = await getOwnedWorkstream({ viewer, workstreamId });
     if (workstream.status === "archived") {
-      throw new AppError("conflict:archived", "This workstream is archived. Unarchive it to continue.");
+      throw new AppError(
+        "conflict:archived",
+        "This workstream is archived. Unarchive it to continue.",
+      );
     }
     await waitWhileCompacting(workstream);
     await checkRetry(workstreamId, message);

@@ -5,9 +5,9 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type Db, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
+import { appendEventsLocked } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
-import { appendEventsLocked } from "@/lib/stream/event-log";
 import { runRegistry } from "./run-registry";
 import { getOpenTurn, getTurn, type TurnRow } from "./turn-store";
 
@@ -31,7 +31,13 @@ export async function stopActiveTurn({
     await db
       .update(turns)
       .set({ stopRequestedAt: sql`now()`, reason })
-      .where(and(eq(turns.id, open.id), inArray(turns.state, ["pending", "active"]), isNull(turns.stopRequestedAt)));
+      .where(
+        and(
+          eq(turns.id, open.id),
+          inArray(turns.state, ["pending", "active"]),
+          isNull(turns.stopRequestedAt),
+        ),
+      );
     await (await getFanout()).requestStop(open.id);
   }
   // Answer once the turn has ended, so the caller sees the partial answer persisted.
@@ -66,4 +72,3 @@ async function cancelSuspended(turn: TurnRow, reason: string): Promise<void> {
   });
   if (events.length) await (await getFanout()).publish(events);
 }
-

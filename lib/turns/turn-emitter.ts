@@ -1,7 +1,12 @@
 // The lease holder's side of a turn's event log: numbers each chunk with the next offset of its
 // workstream and hands it to the batching writer. Commit failures surface on `failure`.
 import { eventWriter } from "@/lib/stream/event-log";
-import { type LoggedChunk, type LoggedEvent, statusChunk, type TurnStatus } from "@/lib/stream/types";
+import {
+  type LoggedChunk,
+  type LoggedEvent,
+  statusChunk,
+  type TurnStatus,
+} from "@/lib/stream/types";
 import type { TurnRow } from "./turn-store";
 
 export class TurnEmitter {

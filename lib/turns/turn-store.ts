@@ -14,7 +14,11 @@ export type TurnRow = typeof turns.$inferSelect;
 export const OPEN_STATES: TurnState[] = ["pending", "active", "suspended"];
 export const RUNNING_STATES: TurnState[] = ["pending", "active"];
 
-export async function getOpenTurn({ workstreamId }: { workstreamId: string }): Promise<TurnRow | null> {
+export async function getOpenTurn({
+  workstreamId,
+}: {
+  workstreamId: string;
+}): Promise<TurnRow | null> {
   const db = await getDb();
   const [row] = await db
     .select()
@@ -31,7 +35,8 @@ export async function getTurn({ turnId }: { turnId: string }): Promise<TurnRow |
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string; cause?: { code?: string } }).code ??
+  const code =
+    (error as { code?: string; cause?: { code?: string } }).code ??
     (error as { cause?: { code?: string } }).cause?.code;
   return code === "23505";
 }
@@ -113,7 +118,10 @@ export async function openTurn(input: {
         .from(turnEvents)
         .where(eq(turnEvents.workstreamId, input.workstreamId));
       const lastOffset = Number(row?.offset ?? 0);
-      await tx.update(turns).set({ firstOffset: lastOffset + 1 }).where(eq(turns.id, input.turnId));
+      await tx
+        .update(turns)
+        .set({ firstOffset: lastOffset + 1 })
+        .where(eq(turns.id, input.turnId));
       if (!turn) throw new Error("turn insert returned nothing");
       return { turn, lastOffset };
     });
@@ -123,7 +131,13 @@ export async function openTurn(input: {
   }
 }
 
-export async function markActive({ turnId, model }: { turnId: string; model?: string }): Promise<void> {
+export async function markActive({
+  turnId,
+  model,
+}: {
+  turnId: string;
+  model?: string;
+}): Promise<void> {
   const db = await getDb();
   await db
     .update(turns)
@@ -196,7 +210,9 @@ export async function closeTurn({
       await tx
         .update(workstreams)
         .set({ activeRunId: null, updatedAt: sql`now()` })
-        .where(and(eq(workstreams.id, turn.workstreamId), eq(workstreams.activeRunId, turn.serverRunId)));
+        .where(
+          and(eq(workstreams.id, turn.workstreamId), eq(workstreams.activeRunId, turn.serverRunId)),
+        );
     }
     return true;
   });

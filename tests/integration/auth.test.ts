@@ -31,10 +31,13 @@ describe("sign-up", () => {
 
   it("refuses an existing email with a stable code", async () => {
     const user = await signUp(server.url, "Dup Licate");
-    const again = await new HttpClient(server.url).json<{ code: string }>("/api/auth/sign-up/email", {
-      method: "POST",
-      json: { name: "Again", email: user.email, password: "another good password" },
-    });
+    const again = await new HttpClient(server.url).json<{ code: string }>(
+      "/api/auth/sign-up/email",
+      {
+        method: "POST",
+        json: { name: "Again", email: user.email, password: "another good password" },
+      },
+    );
     expect(again.status).toBeGreaterThanOrEqual(400);
     expect(again.status).toBeLessThan(500);
     expect(again.body.code).toMatch(/USER_ALREADY_EXISTS/);

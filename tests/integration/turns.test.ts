@@ -21,22 +21,31 @@ afterAll(async () => {
 });
 
 type History = {
-  messages: Array<{ id: string; role: string; parts: Array<{ type: string; text?: string }>; metadata: Record<string, unknown> }>;
+  messages: Array<{
+    id: string;
+    role: string;
+    parts: Array<{ type: string; text?: string }>;
+    metadata: Record<string, unknown>;
+  }>;
   prevCursor: string | null;
   hasMore: boolean;
 };
 
 async function history(owner: Owner, query = "") {
-  const response = await owner.client.json<History>(`/api/workstreams/${owner.workstreamId}/messages${query}`);
+  const response = await owner.client.json<History>(
+    `/api/workstreams/${owner.workstreamId}/messages${query}`,
+  );
   expect(response.status).toBe(200);
   return response.body;
 }
 
 async function info(owner: Owner) {
   return (
-    await owner.client.json<{ isRunning: boolean; activeTurn: { id: string; firstOffset: number } | null; latestOffset: number }>(
-      `/api/workstreams/${owner.workstreamId}`,
-    )
+    await owner.client.json<{
+      isRunning: boolean;
+      activeTurn: { id: string; firstOffset: number } | null;
+      latestOffset: number;
+    }>(`/api/workstreams/${owner.workstreamId}`)
   ).body;
 }
 
@@ -71,7 +80,11 @@ describe("a turn", () => {
     expect(page.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
     const assistant = page.messages[1];
     expect(messageText(assistant ?? { parts: [] })).toBe(streamed);
-    expect(assistant?.metadata).toMatchObject({ agentId: "chief", turnId, reasoningProfile: "balanced" });
+    expect(assistant?.metadata).toMatchObject({
+      agentId: "chief",
+      turnId,
+      reasoningProfile: "balanced",
+    });
     expect(Number(assistant?.metadata.outputTokens)).toBeGreaterThan(0);
     expect(Number(assistant?.metadata.inputTokens)).toBeGreaterThan(0);
     expect(assistant?.metadata.startedAt).toBeTruthy();
@@ -82,7 +95,9 @@ describe("a turn", () => {
   it("T17 sends text in chunks of 36–72 characters, the first one at once", async () => {
     const owner = await userWithWorkstream(server.url);
     const { events } = await readSse(await send(owner, "[words:400] tell me everything"));
-    const deltas = events.filter((event) => event.data.type === "text-delta").map((event) => String(event.data.delta));
+    const deltas = events
+      .filter((event) => event.data.type === "text-delta")
+      .map((event) => String(event.data.delta));
     expect(deltas.length).toBeGreaterThan(10);
     for (const delta of deltas.slice(1, -1)) {
       expect(delta.length).toBeGreaterThanOrEqual(36);
@@ -93,7 +108,12 @@ describe("a turn", () => {
   it("T4 persists the user message before the model answers, and T26 stop keeps the partial answer", async () => {
     const owner = await userWithWorkstream(server.url);
     const controller = new AbortController();
-    const response = await send(owner, "[hang] think about this forever", "m_hang_1", controller.signal);
+    const response = await send(
+      owner,
+      "[hang] think about this forever",
+      "m_hang_1",
+      controller.signal,
+    );
     const first = await readSse(response, { limit: 4 });
     expect(first.events.length).toBe(4);
     // The model has not finished, yet the user message is durable and the workstream is busy.
@@ -114,20 +134,31 @@ describe("a turn", () => {
     expect((await info(owner)).isRunning).toBe(false);
 
     // The event log ends the turn with a cancelled status, for anyone who resumes.
-    const resumed = await readSse(await owner.client.fetch(`/api/workstreams/${owner.workstreamId}/events?after=0`));
+    const resumed = await readSse(
+      await owner.client.fetch(`/api/workstreams/${owner.workstreamId}/events?after=0`),
+    );
     expect(statuses(resumed.events).at(-1)).toBe("cancelled");
   });
 
   it("T27 a client disconnect does not stop the turn (R5)", async () => {
     const owner = await userWithWorkstream(server.url);
     const controller = new AbortController();
-    const response = await send(owner, "[words:300] [slow:3] a long answer please", undefined, controller.signal);
+    const response = await send(
+      owner,
+      "[words:300] [slow:3] a long answer please",
+      undefined,
+      controller.signal,
+    );
     await readSse(response, { limit: 3 });
     controller.abort();
     await waitIdle(owner);
     const page = await history(owner);
     expect(page.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
-    expect(messageText(page.messages[1] ?? { parts: [] }).split(/\s+/).filter(Boolean).length).toBe(300);
+    expect(
+      messageText(page.messages[1] ?? { parts: [] })
+        .split(/\s+/)
+        .filter(Boolean).length,
+    ).toBe(300);
   });
 });
 
@@ -149,7 +180,9 @@ describe("resume", () => {
     let finished = false;
     while (!finished) {
       const last = seen.at(-1)?.offset ?? 0;
-      const response = await owner.client.fetch(`/api/workstreams/${owner.workstreamId}/events?after=${last}`);
+      const response = await owner.client.fetch(
+        `/api/workstreams/${owner.workstreamId}/events?after=${last}`,
+      );
       expect(response.status).toBe(200);
       const take = disconnects < 100 ? 1 + (next() % 4) : undefined;
       const read = await readSse(response, { limit: take });
@@ -190,7 +223,10 @@ describe("resume", () => {
 describe("one turn at a time (R8, W12)", () => {
   it("two concurrent sends: one runs, the other gets 409 conflict:turn_active with the turn id", async () => {
     const owner = await userWithWorkstream(server.url);
-    const [a, b] = await Promise.all([send(owner, "[slow:5] first"), send(owner, "[slow:5] second")]);
+    const [a, b] = await Promise.all([
+      send(owner, "[slow:5] first"),
+      send(owner, "[slow:5] second"),
+    ]);
     const statusesSeen = [a.status, b.status].sort();
     expect(statusesSeen).toEqual([200, 409]);
     const loser = a.status === 409 ? a : b;
@@ -247,10 +283,20 @@ describe("bad input", () => {
     const stranger = await signUp(server.url, "Stranger");
     const path = `/api/workstreams/${owner.workstreamId}/messages`;
     const cases: Array<[string, RequestInit & { json?: unknown }, number, string]> = [
-      ["malformed JSON", { method: "POST", body: "{nope", headers: { "content-type": "application/json" } }, 400, "bad_request:json"],
+      [
+        "malformed JSON",
+        { method: "POST", body: "{nope", headers: { "content-type": "application/json" } },
+        400,
+        "bad_request:json",
+      ],
       ["wrong shape", { method: "POST", json: { text: "hi" } }, 400, "bad_request:validation"],
       ["empty", { method: "POST", json: userMessage("   ") }, 400, "bad_request:empty_message"],
-      ["oversized", { method: "POST", json: userMessage("x".repeat(32_001)) }, 413, "payload_too_large:message"],
+      [
+        "oversized",
+        { method: "POST", json: userMessage("x".repeat(32_001)) },
+        413,
+        "payload_too_large:message",
+      ],
     ];
     for (const [, init, status, code] of cases) {
       const response = await owner.client.json<{ error: { code: string } }>(path, init);
@@ -263,7 +309,9 @@ describe("bad input", () => {
     });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe("not_found:workstream");
-    const unknown = await owner.client.json<{ error: { code: string } }>("/api/workstreams/nope/messages");
+    const unknown = await owner.client.json<{ error: { code: string } }>(
+      "/api/workstreams/nope/messages",
+    );
     expect(unknown.status).toBe(404);
     const future = await owner.client.json<{ error: { code: string } }>(
       `/api/workstreams/${owner.workstreamId}/events?after=999999`,

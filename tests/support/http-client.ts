@@ -40,6 +40,13 @@ export class HttpClient {
     return { status: response.status, body, headers: response.headers };
   }
 
+  /** The same session, talking to another server process. */
+  at(baseUrl: string): HttpClient {
+    const other = new HttpClient(baseUrl);
+    for (const [name, value] of this.cookies) other.cookies.set(name, value);
+    return other;
+  }
+
   clearCookies(): void {
     this.cookies.clear();
   }
@@ -61,11 +68,19 @@ export async function signUp(baseUrl: string, name = "Test User"): Promise<Signe
     json: { name, email, password: "correct horse battery" },
   });
   if (signUpResponse.status !== 200) {
-    throw new Error(`sign-up failed: ${signUpResponse.status} ${JSON.stringify(signUpResponse.body)}`);
+    throw new Error(
+      `sign-up failed: ${signUpResponse.status} ${JSON.stringify(signUpResponse.body)}`,
+    );
   }
   const me = await client.json<{ organization: { id: string } }>("/api/me");
   if (me.status !== 200) throw new Error(`/api/me failed: ${me.status}`);
-  return { client, userId: signUpResponse.body.user.id, email, name, organizationId: me.body.organization.id };
+  return {
+    client,
+    userId: signUpResponse.body.user.id,
+    email,
+    name,
+    organizationId: me.body.organization.id,
+  };
 }
 
 export async function setActiveOrganization(user: SignedUpUser, organizationId: string) {

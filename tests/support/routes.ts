@@ -24,7 +24,8 @@ export function listApiRoutes(root = path.resolve("app/api")): ApiRoute[] {
         const segments = relative
           .filter((part) => !(part.startsWith("(") && part.endsWith(")")))
           .map((part) => {
-            if (part.startsWith("[...")) return { kind: "catchAll" as const, name: part.slice(4, -1) };
+            if (part.startsWith("[..."))
+              return { kind: "catchAll" as const, name: part.slice(4, -1) };
             if (part.startsWith("[")) return { kind: "param" as const, name: part.slice(1, -1) };
             return { kind: "static" as const, name: part };
           });
@@ -40,7 +41,8 @@ export function listApiRoutes(root = path.resolve("app/api")): ApiRoute[] {
 function specificity(route: ApiRoute): number {
   return route.segments.reduce(
     (score, segment, index) =>
-      score + (segment.kind === "static" ? 3 : segment.kind === "param" ? 2 : 1) * 10 ** (8 - index),
+      score +
+      (segment.kind === "static" ? 3 : segment.kind === "param" ? 2 : 1) * 10 ** (8 - index),
     0,
   );
 }
@@ -72,7 +74,8 @@ export function matchRoute(
       if (segment.kind === "param") params[segment.name] = part;
     }
     const last = route.segments.at(-1);
-    if (matched && last?.kind !== "catchAll" && parts.length !== route.segments.length) matched = false;
+    if (matched && last?.kind !== "catchAll" && parts.length !== route.segments.length)
+      matched = false;
     if (matched) return { route, params };
   }
   return null;

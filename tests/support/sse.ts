@@ -3,7 +3,15 @@ export type SseEvent = { offset: number | null; data: Record<string, unknown> & 
 
 export async function readSse(
   response: Response,
-  { limit, onEvent }: { limit?: number; onEvent?: (event: SseEvent) => void } = {},
+  {
+    limit,
+    until,
+    onEvent,
+  }: {
+    limit?: number;
+    until?: (event: SseEvent) => boolean;
+    onEvent?: (event: SseEvent) => void;
+  } = {},
 ): Promise<{ events: SseEvent[]; done: boolean }> {
   if (!response.body) throw new Error("no body");
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -31,6 +39,7 @@ export async function readSse(
         events.push(event);
         onEvent?.(event);
         if (limit !== undefined && events.length >= limit) return { events, done: false };
+        if (until?.(event)) return { events, done: false };
       }
     }
   } finally {

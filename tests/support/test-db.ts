@@ -18,7 +18,12 @@ export type TestDatabase = { handle: DatabaseHandle; url?: string; drop(): Promi
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (testDbKind() === "pglite") {
     const blob = new Blob([readFileSync(PGLITE_TEMPLATE)]);
-    const handle = await openDatabase({ kind: "pglite", dataDir: "memory://", loadDataDir: blob, lock: false });
+    const handle = await openDatabase({
+      kind: "pglite",
+      dataDir: "memory://",
+      loadDataDir: blob,
+      lock: false,
+    });
     return { handle, drop: () => handle.close() };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;

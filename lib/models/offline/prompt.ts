@@ -86,9 +86,7 @@ function messageText(message: LanguageModelV4Message): string {
 
 function userText(message: LanguageModelV4Message): string {
   if (message.role !== "user") return "";
-  return message.content
-    .flatMap((part) => (part.type === "text" ? [part.text] : []))
-    .join("\n");
+  return message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
 
 export function readPrompt(prompt: LanguageModelV4Prompt): PromptView {

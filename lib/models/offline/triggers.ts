@@ -20,7 +20,8 @@ export const OFFLINE_TRIGGERS: ReadonlyArray<OfflineTrigger> = Object.freeze([
   },
   {
     trigger: "[fail:N]",
-    effect: "The first N calls with this exact prompt fail before emitting anything, then it succeeds.",
+    effect:
+      "The first N calls with this exact prompt fail before emitting anything, then it succeeds.",
   },
   { trigger: "[fail-after-text]", effect: "Streams some text, then the stream errors." },
   {

@@ -1,6 +1,6 @@
 /**
- * Light-weight text analysis for the offline model: keywords, a restatable topic phrase,
- * short titles, the kind of request (question, code, list, …) and a code language guess.
+ * Word-level helpers for the offline model: keywords (proper and technical terms first), short
+ * titles, identifiers for code samples, a code-language guess and pronoun swapping for restating.
  */
 
 const STOPWORDS = new Set(
@@ -11,57 +11,67 @@ const STOPWORDS = new Set(
     "were be been being have has had having do does did doing i me my myself we our ours you your " +
     "yours he him his she her it its they them their what which who whom this that these those am " +
     "would could might must shall may also how why where please thanks thank hey hello hi want need " +
-    "like make get give tell show help let lets use using write explain know think way best good " +
-    "really something anything thing things some one two able sure okay ok yes maybe just still " +
-    "there's it's i'm i'd i've can't don't doesn't isn't what's how's"
+    "like make get give tell show help let lets use using write explain know think way ways best " +
+    "good really something anything thing things one two able sure okay ok yes maybe still there's " +
+    "it's i'm i'd i've can't don't doesn't isn't what's how's set setup build create run add fix " +
+    "handle change improve find keep start learn work works working go going try look see take put " +
+    "call read send new simple quick quickly small little big lot lots much many kind sort stuff " +
+    "into via per etc idea ideas option options tip tips step steps guide example examples list " +
+    "difference between versus compare better vs"
   ).split(" "),
 );
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'+#_-]*/gu;
+const CODE_WORDS = new Set(
+  "function functions script snippet code program class method component query python typescript javascript sql bash shell rust golang js ts css html regex".split(
+    " ",
+  ),
+);
 
-/** Content words of the text, in order of first appearance, deduplicated (case-insensitive). */
-export function extractKeywords(text: string, max = 6): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const word = match[0].replace(/['_-]+$/u, "");
-    const lower = word.toLowerCase();
-    if (seen.has(lower) || STOPWORDS.has(lower)) continue;
-    if (word.length < 3 && !/\d|[+#]/u.test(word)) continue;
-    seen.add(lower);
-    out.push(/\p{Lu}/u.test(word.slice(1)) || /^\p{Lu}{2,}/u.test(word) ? word : lower);
-    if (out.length >= max) break;
-  }
-  return out;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'+#_./-]*/gu;
+
+interface KeywordOptions {
+  /** Put proper nouns and technical terms (S3, Next.js, Postgres) first. Default true. */
+  ranked?: boolean;
 }
 
-const LEADING_FILLER =
-  /^(?:(?:hey|hi|hello|ok(?:ay)?|so|well|please|pls)[,!.]?\s+)*(?:(?:can|could|would|will) you(?: please)?\s+|i(?:'d| would) like (?:you )?to\s+|i (?:want|need) (?:you )?to\s+|help me(?: to)?\s+|tell me(?: about)?\s+|please\s+)?/i;
+/** Content words of the text, deduplicated (case-insensitive), with their display casing. */
+export function extractKeywords(text: string, max = 6, options: KeywordOptions = {}): string[] {
+  const seen = new Set<string>();
+  const found: Array<{ word: string; strong: boolean }> = [];
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0].replace(/['_./-]+$/u, "");
+    const lower = word.toLowerCase();
+    if (word.length === 0 || seen.has(lower) || STOPWORDS.has(lower)) continue;
+    const technical = /\p{N}|[+#.]|\p{Lu}/u.test(word.slice(1)) || /^\p{Lu}{2,}$/u.test(word);
+    if (word.length < 3 && !technical) continue;
+    const before = text.slice(0, match.index).trimEnd();
+    const sentenceStart = before.length === 0 || /[.?!:\n]$/u.test(before);
+    const strong = technical || (/^\p{Lu}/u.test(word) && !sentenceStart);
+    seen.add(lower);
+    const keepCase = strong || (sentenceStart && /^\p{Lu}\p{Ll}+$/u.test(word) && word.length > 3);
+    found.push({ word: keepCase ? word : lower, strong });
+  }
+  const ordered =
+    options.ranked === false
+      ? found
+      : [...found.filter((k) => k.strong), ...found.filter((k) => !k.strong)];
+  return ordered.slice(0, max).map((k) => k.word);
+}
 
-/** The user's request as a short phrase that can be restated ("set up a Postgres backup"). */
-export function topicPhrase(text: string, maxLength = 90): string {
-  const firstLine = text.split(/\n/u).find((line) => line.trim().length > 0) ?? "";
-  const firstSentence = firstLine.split(/(?<=[.?!])\s/u)[0] ?? firstLine;
-  let phrase = firstSentence.trim().replace(LEADING_FILLER, "");
-  phrase = phrase.replace(/^(?:how (?:do|can|should) (?:i|we|you)\s+)/i, "");
-  phrase = phrase.replace(/[\s?!.:;,]+$/u, "").replace(/\s+/gu, " ");
-  if (phrase.length > maxLength) {
-    const cut = phrase.lastIndexOf(" ", maxLength);
-    phrase = `${phrase.slice(0, cut > 20 ? cut : maxLength)}…`;
-  }
-  if (/^\p{Lu}\p{Ll}/u.test(phrase) && !/^I\b/u.test(phrase)) {
-    phrase = phrase.charAt(0).toLowerCase() + phrase.slice(1);
-  }
-  return phrase.length > 0 ? phrase : "what you have in mind";
+/** Keywords without programming-language and "function/script" words (for naming code). */
+export function subjectKeywords(text: string, max = 4): string[] {
+  return extractKeywords(text, 12, { ranked: false })
+    .filter((word) => !CODE_WORDS.has(word.toLowerCase()))
+    .slice(0, max);
 }
 
 function titleCaseWord(word: string): string {
   return word === word.toLowerCase() ? word.charAt(0).toUpperCase() + word.slice(1) : word;
 }
 
-/** A short Title Case title built from the text's keywords. */
+/** A short Title Case title built from the text's keywords, in their original order. */
 export function makeTitle(text: string, maxLength = 60): string {
-  const words = extractKeywords(text, 5).map(titleCaseWord);
+  const words = extractKeywords(text, 5, { ranked: false }).map(titleCaseWord);
   let title = "";
   for (const word of words) {
     const next = title.length === 0 ? word : `${title} ${word}`;
@@ -76,54 +86,27 @@ export function firstWords(text: string, max: number): string {
   return text.split(/\s+/u).filter(Boolean).slice(0, max).join(" ");
 }
 
-export type Intent =
-  | "greeting"
-  | "thanks"
-  | "code"
-  | "compare"
-  | "list"
-  | "explain"
-  | "howto"
-  | "write"
-  | "summarize"
-  | "general";
+const PRONOUNS: Record<string, string> = {
+  i: "you",
+  me: "you",
+  my: "your",
+  mine: "yours",
+  myself: "yourself",
+  we: "you",
+  us: "you",
+  our: "your",
+  ours: "yours",
+  "i'm": "you're",
+  "i've": "you've",
+  "i'd": "you'd",
+  am: "are",
+};
 
-const INTENT_PATTERNS: ReadonlyArray<[Intent, RegExp]> = [
-  [
-    "code",
-    /\b(code|function|snippet|script|implement|regex|sql|query|class|component|api endpoint|typescript|javascript|python|rust|golang|bash|shell|css|html|program|refactor|bug|debug)\b/i,
-  ],
-  ["compare", /\b(vs\.?|versus|compare|comparison|difference between|better than|or should i)\b/i],
-  ["summarize", /\b(summari[sz]e|summary|tl;?dr|recap|key points)\b/i],
-  ["list", /\b(list|ideas|options|suggestions|tips|examples|brainstorm|alternatives|ways to)\b/i],
-  ["write", /\b(write|draft|compose|email|letter|poem|story|post|blog|tweet|message to)\b/i],
-  ["howto", /\b(how (?:do|can|should|to|would)|steps? to|guide|set ?up|install|configure)\b/i],
-  ["explain", /\b(what (?:is|are|does)|why|explain|meaning of|understand|how does)\b/i],
-];
-
-export function detectIntent(text: string): Intent {
-  const trimmed = text.trim();
-  if (/^(?:hi|hello|hey|yo|hiya|good (?:morning|afternoon|evening)|howdy)\b[\s!.,]*\S{0,20}$/i.test(trimmed)) {
-    return "greeting";
-  }
-  if (/^(?:thanks|thank you|thx|ty|cheers|great,? thanks)\b/i.test(trimmed) && trimmed.length < 60) {
-    return "thanks";
-  }
-  for (const [intent, pattern] of INTENT_PATTERNS) {
-    if (pattern.test(trimmed)) return intent;
-  }
-  return "general";
-}
-
-/** Two things being compared ("X vs Y", "difference between X and Y"), if recognisable. */
-export function comparedPair(text: string): [string, string] | null {
-  const match =
-    /\b(?:between\s+)?([\p{L}\p{N}.+#-]+(?:\s[\p{L}\p{N}.+#-]+)?)\s+(?:vs\.?|versus|and|or)\s+([\p{L}\p{N}.+#-]+(?:\s[\p{L}\p{N}.+#-]+)?)/iu.exec(
-      text,
-    );
-  if (!match?.[1] || !match[2]) return null;
-  const clean = (s: string) => s.replace(/^(?:the|a|an)\s+/i, "").replace(/[?.!,]+$/u, "");
-  return [clean(match[1]), clean(match[2])];
+/** Swaps first-person words for second person ("deploy my app" → "deploy your app"). */
+export function swapPronouns(phrase: string): string {
+  return phrase.replace(/\b(?:i'm|i've|i'd|i|me|my|mine|myself|we|us|our|ours|am)\b/giu, (word) => {
+    return PRONOUNS[word.toLowerCase()] ?? word;
+  });
 }
 
 export type CodeLanguage = "ts" | "js" | "python" | "sql" | "bash" | "css" | "go" | "rust";
@@ -147,7 +130,9 @@ export function identifierFrom(words: readonly string[], fallback: string): stri
     .filter((part) => /^[A-Za-z][A-Za-z0-9]*$/.test(part))
     .slice(0, 3)
     .map((part, index) =>
-      index === 0 ? part.toLowerCase() : part.charAt(0).toUpperCase() + part.slice(1).toLowerCase(),
+      index === 0
+        ? part.toLowerCase().replace(/(?<=[a-z]{3}[^s])s$/, "")
+        : part.charAt(0).toUpperCase() + part.slice(1).toLowerCase(),
     );
   return parts.length > 0 ? parts.join("") : fallback;
 }

@@ -8,7 +8,10 @@ import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 
 export const GET = route(async (request, context: RouteContext<"workstreamId">) => {
   const viewer = await requireViewer(request);
-  const workstream = await getOwnedWorkstream({ viewer, workstreamId: await param(context, "workstreamId") });
+  const workstream = await getOwnedWorkstream({
+    viewer,
+    workstreamId: await param(context, "workstreamId"),
+  });
   const after = await resumeOffset({ workstreamId: workstream.id, request });
   return followResponse({ workstreamId: workstream.id, after, request });
 });

@@ -13,16 +13,22 @@ import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 
 const SendBody = z.object({
   message: z.object({
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,100}$/, "ids are 1–100 letters, digits, _ or -"),
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "ids are 1–100 letters, digits, _ or -"),
     role: z.literal("user"),
-    parts: z.array(z.object({ type: z.literal("text"), text: z.string() })).min(1).max(20),
+    parts: z
+      .array(z.object({ type: z.literal("text"), text: z.string() }))
+      .min(1)
+      .max(20),
   }),
 });
 
 const HistoryQuery = z.object({
-  take: z.coerce.number().int().min(1).max(config.history.maxTake).default(config.history.defaultTake),
+  take: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(config.history.maxTake)
+    .default(config.history.defaultTake),
   beforeMessageId: z.string().min(1).max(200).optional(),
 });
 
@@ -49,7 +55,10 @@ export const POST = route(async (request, context: RouteContext<"workstreamId">)
 
 export const GET = route(async (request, context: RouteContext<"workstreamId">) => {
   const viewer = await requireViewer(request);
-  const workstream = await getOwnedWorkstream({ viewer, workstreamId: await param(context, "workstreamId") });
+  const workstream = await getOwnedWorkstream({
+    viewer,
+    workstreamId: await param(context, "workstreamId"),
+  });
   const query = HistoryQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const page = await listMessageHistoryPage({ workstreamId: workstream.id, ...query });
   return json(page);

@@ -8,6 +8,9 @@ import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 
 export const POST = route(async (request, context: RouteContext<"workstreamId">) => {
   const viewer = await requireViewer(request);
-  const workstream = await getOwnedWorkstream({ viewer, workstreamId: await param(context, "workstreamId") });
+  const workstream = await getOwnedWorkstream({
+    viewer,
+    workstreamId: await param(context, "workstreamId"),
+  });
   return json(await stopActiveTurn({ workstreamId: workstream.id }));
 });

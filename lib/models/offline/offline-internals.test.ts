@@ -1,0 +1,135 @@
+/**
+ * Unit tests for the offline model's internals: trigger parsing, text chunking and the
+ * JSON-schema sampler (round-tripped through zod's JSON schema export and zod validation).
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createSampleContext, sampleJsonSchema } from "./json-schema-sample";
+import { createRng } from "./random";
+import { sampleFromPattern } from "./regex-sample";
+import { chunkText } from "./timing";
+import { parseTriggers } from "./triggers";
+
+describe("parseTriggers", () => {
+  it("finds every trigger, case-insensitively, and strips them from the text", () => {
+    const parsed = parseTriggers(
+      "[LONG] Plan [slow:250] a trip [fail:3] [Reason] [hang] [echo] [words:12] [fail-after-text] now",
+    );
+    expect(parsed).toMatchObject({
+      cleanText: "Plan a trip now",
+      long: true,
+      slow: { kind: "fixed", ms: 250 },
+      fail: 3,
+      reason: true,
+      hang: true,
+      echo: true,
+      words: 12,
+      failAfterText: true,
+    });
+    expect(parseTriggers("[slow] x").slow).toEqual({ kind: "factor", factor: 10 });
+    expect(parseTriggers("[fail] x").fail).toBe("always");
+  });
+
+  it("parses tool triggers with JSON args containing brackets", () => {
+    const parsed = parseTriggers('Do [tool:search:{"q":"a]b","tags":["x","y"]}] and [tool:ping]');
+    expect(parsed.tools).toEqual([
+      { name: "search", argsJson: '{"q":"a]b","tags":["x","y"]}' },
+      { name: "ping", argsJson: undefined },
+    ]);
+    expect(parsed.cleanText).toBe("Do and");
+  });
+
+  it("leaves ordinary brackets and markdown links alone", () => {
+    const text = "See [1] and [the docs](https://example.com) or [tool:] [words:x]";
+    expect(parseTriggers(text)).toMatchObject({ cleanText: text, tokens: [] });
+  });
+});
+
+describe("chunkText", () => {
+  it("makes 36–72 character chunks that reassemble exactly, without splitting emoji", () => {
+    const text = "Streaming 🚀 emoji-heavy text 🎉🎉 ".repeat(20) + "x".repeat(300);
+    const chunks = chunkText(text, createRng(7));
+    expect(chunks.join("")).toBe(text);
+    for (const chunk of chunks.slice(0, -1)) {
+      expect(chunk.length).toBeGreaterThanOrEqual(36);
+      expect(chunk.length).toBeLessThanOrEqual(72);
+      expect(chunk).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+    }
+  });
+});
+
+describe("sampleFromPattern", () => {
+  it("generates strings for common pattern shapes", () => {
+    for (const source of [
+      "^[A-Z]{3}-\\d{2}$",
+      "^(?:\\+?1[-. ]?)?\\(?\\d{3}\\)?[-. ]?\\d{3}[-. ]?\\d{4}$",
+      "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+      "^v\\d+\\.\\d+\\.\\d+(-[a-z]+)?$",
+      "^(red|green|blue)$",
+      "^[^@\\s]+@[^@\\s]+$",
+    ]) {
+      const pattern = new RegExp(source, "u");
+      expect(sampleFromPattern(pattern), source).toMatch(pattern);
+    }
+    expect(sampleFromPattern(/^(?=.*\d)\w+$/u)).toBeUndefined();
+  });
+});
+
+describe("sampleJsonSchema", () => {
+  const roundTrip = <T extends z.ZodType>(schema: T, text: string) =>
+    schema.parse(sampleJsonSchema(z.toJSONSchema(schema), createSampleContext(text)));
+
+  it("satisfies formats, bounds, enums, nullables, unions and tuples", () => {
+    const schema = z.object({
+      title: z.string().min(5).max(20),
+      id: z.uuid(),
+      email: z.email(),
+      site: z.url(),
+      at: z.iso.datetime(),
+      day: z.iso.date(),
+      code: z
+        .string()
+        .regex(/^[A-Z]{3}-\d{2}$/)
+        .or(z.string().regex(/^[a-z]+$/)),
+      ratio: z.number().gt(0).lt(1),
+      step: z.int().multipleOf(5).min(12).max(40),
+      mood: z.enum(["calm", "busy"]),
+      maybe: z.string().nullable(),
+      either: z.union([z.number(), z.boolean()]),
+      pair: z.tuple([z.string(), z.int()]),
+      unique: z
+        .array(z.enum(["a", "b", "c"]))
+        .min(3)
+        .refine((v) => new Set(v).size === v.length),
+      literal: z.literal("fixed"),
+      optional: z.string().optional(),
+    });
+    const value = roundTrip(schema, "A busy week planning the Q3 roadmap");
+    expect(value.mood).toBe("busy");
+    expect(value.title.length).toBeLessThanOrEqual(20);
+  });
+
+  it("resolves recursive $refs and intersections", () => {
+    interface Node {
+      name: string;
+      children: Node[];
+    }
+    const node: z.ZodType<Node> = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(node);
+      },
+    });
+    const merged = z.intersection(z.object({ a: z.string() }), z.object({ b: z.int().min(2) }));
+    expect(roundTrip(z.object({ root: node, merged }), "tree of folders").root.name).toBeTypeOf(
+      "string",
+    );
+  });
+
+  it("derives titles and numbers from the text and is deterministic", () => {
+    const schema = z.object({ title: z.string(), count: z.int().min(1).max(10) });
+    const first = roundTrip(schema, "Order 4 pizzas for the Friday demo");
+    expect(first).toEqual({ title: "Order Pizzas Friday Demo", count: 4 });
+    expect(roundTrip(schema, "Order 4 pizzas for the Friday demo")).toEqual(first);
+  });
+});

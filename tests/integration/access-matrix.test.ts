@@ -1,0 +1,159 @@
+// The access matrix: every API route and method of the app, with the status each kind of caller
+// gets. A route without an entry fails this test, so every new route has to join it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { member } from "@/db/schema";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { userMessage } from "../support/fixtures";
+import {
+  HttpClient,
+  type SignedUpUser,
+  setActiveOrganization,
+  signUp,
+} from "../support/http-client";
+import { listApiRoutes, routeMethods } from "../support/routes";
+import { readSse } from "../support/sse";
+import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+
+const PERSONAS = ["owner", "admin", "member", "anotherMember", "otherOrg", "signedOut"] as const;
+type Persona = (typeof PERSONAS)[number];
+type Expected = Record<Persona, number>;
+
+/** The resources the matrix addresses; `member` owns them, in the owner's organization. */
+type Fixture = { workstreamId: string };
+type Entry = {
+  expected: Expected;
+  path: (fixture: Fixture) => string;
+  body?: (fixture: Fixture) => unknown;
+};
+
+const ownerOnly = (ok: number): Expected => ({
+  owner: 404,
+  admin: 404,
+  member: ok,
+  anotherMember: 404,
+  otherOrg: 404,
+  signedOut: 401,
+});
+const anySignedIn = (ok: number): Expected => ({
+  owner: ok,
+  admin: ok,
+  member: ok,
+  anotherMember: ok,
+  otherOrg: ok,
+  signedOut: 401,
+});
+
+const EXEMPT: Record<string, string> = {
+  "GET /api/auth/[...all]": "better-auth's own routes",
+  "POST /api/auth/[...all]": "better-auth's own routes",
+};
+
+const MATRIX: Record<string, Entry> = {
+  "GET /api/me": { expected: anySignedIn(200), path: () => "/api/me" },
+  "POST /api/workstreams": {
+    expected: anySignedIn(201),
+    path: () => "/api/workstreams",
+    body: () => ({ mode: "direct", agentId: "chief" }),
+  },
+  "GET /api/workstreams/[workstreamId]": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}`,
+  },
+  "GET /api/workstreams/[workstreamId]/messages": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/messages`,
+  },
+  "POST /api/workstreams/[workstreamId]/messages": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/messages`,
+    body: () => userMessage("[echo] matrix"),
+  },
+  "GET /api/workstreams/[workstreamId]/events": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/events?after=0`,
+  },
+  "POST /api/workstreams/[workstreamId]/stop": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/stop`,
+    body: () => ({}),
+  },
+};
+
+let testDb: TestDatabase;
+let server: AppServer;
+let fixture: Fixture;
+const clients = {} as Record<Persona, HttpClient>;
+
+async function joinOrganization(user: SignedUpUser, organizationId: string, role: string) {
+  const db = await getDb();
+  await db
+    .insert(member)
+    .values({ id: crypto.randomUUID(), organizationId, userId: user.userId, role });
+  await setActiveOrganization(user, organizationId);
+}
+
+beforeAll(async () => {
+  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
+  testDb = await useTestDatabase();
+  server = await startAppServer();
+  const owner = await signUp(server.url, "Matrix Owner");
+  const orgId = owner.organizationId;
+  const [admin, memberUser, anotherMember, otherOrg] = await Promise.all([
+    signUp(server.url, "Matrix Admin"),
+    signUp(server.url, "Matrix Member"),
+    signUp(server.url, "Matrix Colleague"),
+    signUp(server.url, "Matrix Outsider"),
+  ]);
+  await joinOrganization(admin, orgId, "admin");
+  await joinOrganization(memberUser, orgId, "member");
+  await joinOrganization(anotherMember, orgId, "member");
+  const created = await memberUser.client.json<{ id: string }>("/api/workstreams", {
+    method: "POST",
+    json: { mode: "direct", agentId: "chief" },
+  });
+  fixture = { workstreamId: created.body.id };
+  Object.assign(clients, {
+    owner: owner.client,
+    admin: admin.client,
+    member: memberUser.client,
+    anotherMember: anotherMember.client,
+    otherOrg: otherOrg.client,
+    signedOut: new HttpClient(server.url),
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await releaseTestDatabase(testDb);
+});
+
+describe("access matrix", () => {
+  it("has an entry for every API route and method", async () => {
+    const missing: string[] = [];
+    for (const route of listApiRoutes()) {
+      for (const method of await routeMethods(route)) {
+        const key = `${method} ${route.pattern}`;
+        if (!MATRIX[key] && !EXEMPT[key]) missing.push(key);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  for (const [key, entry] of Object.entries(MATRIX)) {
+    it(`${key} answers each caller as the matrix says`, async () => {
+      const [method] = key.split(" ");
+      const actual = {} as Record<Persona, number>;
+      for (const persona of PERSONAS) {
+        const response = await clients[persona].fetch(entry.path(fixture), {
+          method,
+          json: entry.body?.(fixture),
+        });
+        actual[persona] = response.status;
+        if (response.headers.get("content-type")?.includes("text/event-stream"))
+          await readSse(response);
+        else await response.text();
+      }
+      expect(actual).toEqual(entry.expected);
+    });
+  }
+});
