@@ -7,6 +7,8 @@ const integration = (kind: "pglite" | "postgres") => ({
   test: {
     name: `integration-${kind}`,
     include: ["tests/integration/**/*.test.ts"],
+    // `*.pglite.test.ts` / `*.postgres.test.ts` hold what only one kind of database can show.
+    exclude: [`tests/integration/**/*.${kind === "pglite" ? "postgres" : "pglite"}.test.ts`],
     globalSetup: [`tests/support/global-setup-${kind}.ts`],
     env: { TEST_DB_KIND: kind, NODE_ENV: "test" as const },
     testTimeout: 60_000,

@@ -18,13 +18,18 @@ export function sseResponse(
 ): Response {
   const iterator = events[Symbol.asyncIterator]();
   let heartbeat: NodeJS.Timeout | undefined;
+  // A client that goes away cancels the stream; nothing may be enqueued after that.
+  let cancelled = false;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      heartbeat = setInterval(() => controller.enqueue(encoder.encode(": ping\n\n")), 15_000);
+      heartbeat = setInterval(() => {
+        if (!cancelled) controller.enqueue(encoder.encode(": ping\n\n"));
+      }, 15_000);
     },
     async pull(controller) {
       try {
         const { done, value } = await iterator.next();
+        if (cancelled) return;
         if (done) {
           clearInterval(heartbeat);
           controller.enqueue(encoder.encode("data: [DONE]\n\n"));
@@ -36,6 +41,7 @@ export function sseResponse(
         );
       } catch (error) {
         clearInterval(heartbeat);
+        if (cancelled) return;
         console.error("[sse] follow failed:", error);
         controller.enqueue(
           encoder.encode(
@@ -46,6 +52,7 @@ export function sseResponse(
       }
     },
     async cancel() {
+      cancelled = true;
       clearInterval(heartbeat);
       abort.abort();
       await iterator.return?.(undefined);
