@@ -61,6 +61,7 @@ export const turns = pgTable(
       .where(sql`state in ('pending', 'active', 'suspended')`),
     index("turns_workstream_created_idx").on(t.workstreamId, t.createdAt),
     index("turns_lease_idx").on(t.state, t.leaseExpiresAt),
+    index("turns_user_created_idx").on(t.userId, t.createdAt),
   ],
 );
 

@@ -1,8 +1,9 @@
 // The resolveAgent hook (seed 000): which agent handles the turn, with which model, reasoning
-// profile and tools. The models issue attaches it to the hook registry.
+// profile and tools. `resolveAgent` hooks in lib/turns/hooks.ts may replace any of it.
 import type { Tool } from "ai";
 import { type AgentConfig, config, getAgent, type ReasoningProfile } from "@/lib/config";
 import { type ResolvedModel, resolveModel } from "@/lib/models/registry";
+import type { Attempt } from "@/lib/models/resilient-model";
 import { toolsFor } from "./tools";
 
 export type ResolvedAgent = {
@@ -12,11 +13,18 @@ export type ResolvedAgent = {
   tools: Record<string, Tool>;
 };
 
-export async function resolveAgent({ agentId }: { agentId: string }): Promise<ResolvedAgent> {
+/** The default resolution: the workstream's agent with its configured profile and tools. */
+export async function defaultResolveAgent({
+  agentId,
+  onAttempt,
+}: {
+  agentId: string;
+  onAttempt?: (attempt: Attempt) => void;
+}): Promise<ResolvedAgent> {
   const agent = getAgent(agentId) ?? config.agents.chief;
   return {
     agent,
-    model: await resolveModel(agent.reasoningProfile),
+    model: await resolveModel(agent.reasoningProfile, { onAttempt }),
     reasoningProfile: agent.reasoningProfile,
     tools: toolsFor(agent.tools),
   };

@@ -1,17 +1,26 @@
 // Which model serves a turn. No configuration: the offline model. OPENAI_API_KEY (with optional
 // OPENAI_BASE_URL for any OpenAI-compatible server) switches to @ai-sdk/openai, with a model id
-// per reasoning profile. The models issue adds fallbacks, pricing and context windows here.
+// per reasoning profile and an optional fallback model. Every model is wrapped for retries,
+// fallback and timeouts (resilient-model.ts).
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ReasoningProfile } from "@/lib/config";
+import { loadModelConfig } from "./model-config";
 import { createOfflineModel } from "./offline-model";
+import { type Attempt, createResilientModel } from "./resilient-model";
 
-export type ResolvedModel = { model: LanguageModelV4; modelId: string; provider: string };
+export type ResolvedModel = {
+  model: LanguageModelV4;
+  modelId: string;
+  provider: string;
+  /** The model ids that served each attempt, in order (filled as the turn runs). */
+  attempts: Attempt[];
+};
 
-const PROFILE_ENV: Record<ReasoningProfile, string> = {
+const PROFILE_ENV = {
   fast: "OPENAI_MODEL_FAST",
   balanced: "OPENAI_MODEL_BALANCED",
   deep: "OPENAI_MODEL_DEEP",
-};
+} as const;
 const PROFILE_DEFAULT: Record<ReasoningProfile, string> = {
   fast: "gpt-4.1-mini",
   balanced: "gpt-4.1",
@@ -22,22 +31,46 @@ export function usingOfflineModel(env: NodeJS.ProcessEnv = process.env): boolean
   return !env.OPENAI_API_KEY?.trim();
 }
 
-export async function resolveModel(profile: ReasoningProfile): Promise<ResolvedModel> {
+export async function resolveModel(
+  profile: ReasoningProfile,
+  { onAttempt }: { onAttempt?: (attempt: Attempt) => void } = {},
+): Promise<ResolvedModel> {
+  const settings = loadModelConfig();
+  let primary: LanguageModelV4;
+  let fallback: LanguageModelV4 | undefined;
+  let provider = "offline";
   if (usingOfflineModel()) {
-    const chunkDelayMs = process.env.OFFLINE_MODEL_CHUNK_DELAY_MS;
-    const model = createOfflineModel(
-      chunkDelayMs === undefined ? {} : { chunkDelayMs: Number(chunkDelayMs) },
+    primary = createOfflineModel(
+      settings.OFFLINE_MODEL_CHUNK_DELAY_MS === undefined
+        ? {}
+        : { chunkDelayMs: settings.OFFLINE_MODEL_CHUNK_DELAY_MS },
     );
-    return { model, modelId: model.modelId, provider: "offline" };
+  } else {
+    provider = "openai";
+    const { createOpenAI } = await import("@ai-sdk/openai");
+    const openai = createOpenAI({
+      apiKey: settings.OPENAI_API_KEY,
+      baseURL: settings.OPENAI_BASE_URL,
+    });
+    // Compatible servers (Ollama, vLLM, llama.cpp) speak chat completions, not the responses API.
+    const make = (id: string) => (settings.OPENAI_BASE_URL ? openai.chat(id) : openai(id));
+    primary = make(
+      settings[PROFILE_ENV[profile]] ?? settings.OPENAI_MODEL ?? PROFILE_DEFAULT[profile],
+    );
+    if (settings.OPENAI_FALLBACK_MODEL) fallback = make(settings.OPENAI_FALLBACK_MODEL);
   }
-  const { createOpenAI } = await import("@ai-sdk/openai");
-  const provider = createOpenAI({
-    apiKey: process.env.OPENAI_API_KEY,
-    baseURL: process.env.OPENAI_BASE_URL || undefined,
+  const attempts: Attempt[] = [];
+  const model = createResilientModel({
+    primary,
+    fallback,
+    attemptsPerModel: settings.MODEL_ATTEMPTS,
+    retryBaseMs: settings.MODEL_RETRY_BASE_MS,
+    firstTokenTimeoutMs: settings.MODEL_FIRST_TOKEN_TIMEOUT_MS,
+    idleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_MS,
+    onAttempt: (attempt) => {
+      attempts.push(attempt);
+      onAttempt?.(attempt);
+    },
   });
-  const modelId =
-    process.env[PROFILE_ENV[profile]] || process.env.OPENAI_MODEL || PROFILE_DEFAULT[profile];
-  // Compatible servers (Ollama, vLLM, llama.cpp) speak chat completions, not the responses API.
-  const model = process.env.OPENAI_BASE_URL ? provider.chat(modelId) : provider(modelId);
-  return { model, modelId, provider: "openai" };
+  return { model, modelId: primary.modelId, provider, attempts };
 }

@@ -21,6 +21,9 @@ export function shouldSeedDemo(env: NodeJS.ProcessEnv = process.env): boolean {
 
 export function startServer(): Promise<void> {
   state.done ??= (async () => {
+    // A malformed model configuration stops the server here, naming the variable.
+    const { loadModelConfig } = await import("@/lib/models/model-config");
+    loadModelConfig();
     const handle = await getDatabase();
     await migrateDatabase(handle);
     if (shouldSeedDemo()) {

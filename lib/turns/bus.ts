@@ -1,6 +1,6 @@
 // The in-process event bus (seed 004): stage, session, provider and tool events. Events are
-// projections for observers; they never decide anything. The models issue attaches the hook
-// registry (transform, guard, observer) to the same stage names.
+// projections for observers; they never decide anything (hooks.ts decides). Each running turn
+// feeds its status events (processing with its stage, using a tool) from this bus.
 import { EventEmitter } from "node:events";
 import { processSingleton } from "@/lib/server/singleton";
 
@@ -19,9 +19,36 @@ export type BusEvent =
   | { type: "SessionTurnEnd"; turnId: string; workstreamId: string; state: string }
   | { type: "StagePreFired"; turnId: string; stage: Stage }
   | { type: "StagePostFired"; turnId: string; stage: Stage; outcome: "ok" | "error" }
+  | { type: "ProviderRequestStarted"; turnId: string; modelId: string; attempt: number }
+  | { type: "ProviderTokensStreamed"; turnId: string; chars: number }
+  | {
+      type: "ProviderRequestCompleted";
+      turnId: string;
+      modelId: string;
+      attempt: number;
+      ms: number;
+    }
+  | {
+      type: "ProviderRequestFailed";
+      turnId: string;
+      modelId: string;
+      attempt: number;
+      error: string;
+    }
+  | { type: "ToolInvocationProposed"; turnId: string; toolName: string; toolCallId: string }
+  | { type: "ToolInvocationStarted"; turnId: string; toolName: string; toolCallId: string }
+  | { type: "ToolInvocationSucceeded"; turnId: string; toolName: string; toolCallId: string }
+  | {
+      type: "ToolInvocationFailed";
+      turnId: string;
+      toolName: string;
+      toolCallId: string;
+      error: string;
+    }
+  | { type: "ToolInvocationCancelled"; turnId: string; toolName: string; toolCallId: string }
   | { type: "TurnCompleted"; turnId: string; workstreamId: string; organizationId: string };
 
-const emitter = processSingleton<EventEmitter>("bus", () => new EventEmitter().setMaxListeners(0));
+const emitter = processSingleton("bus", () => new EventEmitter().setMaxListeners(0));
 
 export const bus = {
   emit(event: BusEvent): void {

@@ -1,27 +1,11 @@
 // COMPOSE_REQUEST: the model's view of the workstream. History since the last compaction, the
 // compaction summary as a synthetic system message, and instruction sections from the builders
-// later issues register (memory, workstream state, execution plan, organization policies).
+// `buildExtraInstructionSections` hooks add (memory, workstream state, execution plan, policies).
 import { convertToModelMessages, type ModelMessage } from "ai";
 import type { AgentConfig } from "@/lib/config";
-import { processSingleton } from "@/lib/server/singleton";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
+import { hooksOf } from "./hooks";
 import { loadHistory, type WorkstreamMessage } from "./messages";
-
-export type SectionBuilder = (input: {
-  workstream: WorkstreamRow;
-  latestUserText: string;
-}) => Promise<string | null> | string | null;
-
-const builders = processSingleton<SectionBuilder[]>("sections", () => []);
-
-/** The buildExtraInstructionSections hook: add a section to every turn's instructions. */
-export function registerInstructionSection(builder: SectionBuilder): () => void {
-  builders.push(builder);
-  return () => {
-    const index = builders.indexOf(builder);
-    if (index >= 0) builders.splice(index, 1);
-  };
-}
 
 export type ComposedRequest = {
   instructions: string;
@@ -44,8 +28,8 @@ export async function composeRequest({
   const latestUserText =
     latestUser?.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n") ?? "";
   const sections: string[] = [];
-  for (const builder of builders) {
-    const section = await builder({ workstream, latestUserText });
+  for (const hook of hooksOf("buildExtraInstructionSections")) {
+    const section = await hook.run({ workstream, latestUserText });
     if (section) sections.push(section);
   }
   const instructions = [agent.persona, ...sections].join("\n\n");

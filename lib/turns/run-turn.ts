@@ -1,21 +1,26 @@
 // One turn's run, stage by stage (seed 004 names): COMPOSE_REQUEST, SEND_REQUEST,
-// STREAM_RESPONSE (with TOOL_CALL inside the tool loop), RENDER, then cleanup that always runs.
+// STREAM_RESPONSE (with TOOL_CALL inside the bounded tool loop), RENDER, then cleanup that
+// always runs. Status events are fed from the bus; hooks may transform, guard or observe.
 import { isStepCount, streamText, type UIMessageChunk } from "ai";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
-import { resolveAgent } from "@/lib/agents/resolve-agent";
+import { defaultResolveAgent } from "@/lib/agents/resolve-agent";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
+import { costUsd } from "@/lib/models/pricing";
 import { TextRechunker } from "@/lib/stream/rechunk";
-import { type LoggedChunk, statusChunk } from "@/lib/stream/types";
+import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus, stage } from "./bus";
 import { composeRequest } from "./context";
+import { type HookContext, hasStageHooks, hooksOf, runStageHooks } from "./hooks";
 import { type MessageMetadata, upsertAssistantMessage, type WorkstreamMessage } from "./messages";
+import { cancelled, describeModelError, failed, type Outcome, stopReason } from "./outcome";
 import { runRegistry, StopRequested } from "./run-registry";
+import { gateTools } from "./tool-gate";
 import type { TurnEmitter } from "./turn-emitter";
-import { chunkEvents, closeTurn, markActive, type TurnEnd, type TurnRow } from "./turn-store";
+import { chunkEvents, closeTurn, markActive, recordAttempt, type TurnRow } from "./turn-store";
 
 type RunInput = {
   turn: TurnRow;
@@ -25,86 +30,163 @@ type RunInput = {
   emitter: TurnEmitter;
 };
 
-type Outcome = { end: TurnEnd; message: WorkstreamMessage | null; closing: LoggedChunk[] };
-
 export async function runTurn(input: RunInput): Promise<void> {
-  const { turn, controller } = input;
+  const { turn, controller, emitter } = input;
+  // Status events are projections of the bus, written to this turn's log.
+  const unsubscribe = bus.on((event) => {
+    if (!("turnId" in event) || event.turnId !== turn.id) return;
+    if (
+      event.type === "StagePreFired" &&
+      event.stage !== "RENDER" &&
+      event.stage !== "RECEIVE_INPUT"
+    ) {
+      emitter.status({ state: "processing", stage: event.stage });
+    } else if (event.type === "ToolInvocationProposed") {
+      emitter.status({ state: "tool", toolName: event.toolName });
+    }
+  });
   let outcome: Outcome;
   try {
     outcome = await execute(input);
   } catch (error) {
-    outcome = failureOutcome(turn, error, controller.signal);
+    if (controller.signal.aborted)
+      outcome = cancelled(turn.id, stopReason(controller.signal), null);
+    else {
+      console.error(`[turn ${turn.id}] failed:`, error);
+      outcome = failed(turn.id, describeModelError(error), null);
+    }
+  } finally {
+    unsubscribe();
   }
   await finish(input, outcome);
 }
 
-async function execute({ turn, workstream, controller, emitter }: RunInput): Promise<Outcome> {
+async function execute({
+  turn,
+  workstream,
+  viewer,
+  controller,
+  emitter,
+}: RunInput): Promise<Outcome> {
+  const ctx: HookContext = {
+    turnId: turn.id,
+    workstreamId: workstream.id,
+    organizationId: workstream.organizationId,
+    userId: viewer.userId,
+  };
   const startedAt = new Date().toISOString();
-  const resolved = await resolveAgent({ agentId: workstream.agentId });
+  let resolved = await defaultResolveAgent({
+    agentId: workstream.agentId,
+    onAttempt: (attempt) => {
+      const type = attempt.outcome === "ok" ? "ProviderRequestCompleted" : "ProviderRequestFailed";
+      if (type === "ProviderRequestCompleted") {
+        bus.emit({
+          type,
+          turnId: turn.id,
+          modelId: attempt.modelId,
+          attempt: attempt.attempt,
+          ms: attempt.ms,
+        });
+      } else {
+        bus.emit({
+          type,
+          turnId: turn.id,
+          modelId: attempt.modelId,
+          attempt: attempt.attempt,
+          error: attempt.error ?? "",
+        });
+      }
+      void recordAttempt({ turnId: turn.id, attempt }).catch((error: unknown) =>
+        console.error(`[turn ${turn.id}] could not record an attempt:`, error),
+      );
+    },
+  });
+  for (const hook of hooksOf("resolveAgent")) resolved = await hook.run({ workstream, resolved });
   await markActive({ turnId: turn.id, model: resolved.model.modelId });
-  emitter.status({ state: "processing", stage: "COMPOSE_REQUEST" });
-  const composed = await stage(turn.id, "COMPOSE_REQUEST", () =>
-    composeRequest({ workstream, agent: resolved.agent }),
-  );
-  const baseMetadata: MessageMetadata = {
+
+  const composed = await stage(turn.id, "COMPOSE_REQUEST", async () => {
+    const request = await composeRequest({ workstream, agent: resolved.agent });
+    return runStageHooks("COMPOSE_REQUEST", request, ctx);
+  });
+  const metadata: MessageMetadata = {
     agentId: resolved.agent.id,
     turnId: turn.id,
     model: resolved.model.modelId,
     reasoningProfile: resolved.reasoningProfile,
     startedAt,
   };
-  emitter.emit({
-    type: "start",
-    messageId: turn.assistantMessageId,
-    messageMetadata: baseMetadata,
-  });
-  emitter.status({ state: "processing", stage: "SEND_REQUEST" });
+  emitter.emit({ type: "start", messageId: turn.assistantMessageId, messageMetadata: metadata });
 
   let final: WorkstreamMessage | null = null;
-  let errorText: string | null = null;
-  const result = await stage(turn.id, "SEND_REQUEST", async () =>
-    streamText({
+  let streamError: unknown = null;
+  const result = await stage(turn.id, "SEND_REQUEST", async () => {
+    await runStageHooks(
+      "SEND_REQUEST",
+      { modelId: resolved.model.modelId, provider: resolved.model.provider },
+      ctx,
+    );
+    bus.emit({
+      type: "ProviderRequestStarted",
+      turnId: turn.id,
+      modelId: resolved.model.modelId,
+      attempt: 1,
+    });
+    return streamText({
       model: resolved.model.model,
       instructions: composed.instructions,
       messages: composed.messages,
       allowSystemInMessages: true,
-      tools: resolved.tools,
+      tools: gateTools(resolved.tools, ctx),
       stopWhen: isStepCount(config.turns.maxSteps),
       abortSignal: controller.signal,
-      // Failures reach the turn through the UI stream's error chunk (onError below).
-      onError: () => {},
-    }),
-  );
+      maxRetries: 0, // attempts, backoff and fallback are the resilient model's
+      onError: () => {}, // failures reach the turn through the UI stream's error chunk
+    });
+  });
   const ui = result.toUIMessageStream<WorkstreamMessage>({
     sendStart: false,
     onEnd: ({ responseMessage }) => {
       final = responseMessage;
     },
     onError: (error) => {
-      errorText = describeModelError(error);
-      return errorText;
+      streamError = error;
+      return describeModelError(error).text;
     },
   });
 
   const rechunker = new TextRechunker({
     min: config.turns.chunkMinChars,
     max: config.turns.chunkMaxChars,
-    emit: (chunk) => emitter.emit(chunk),
+    emit: (chunk) => {
+      if (chunk.type === "text-delta") {
+        bus.emit({ type: "ProviderTokensStreamed", turnId: turn.id, chars: chunk.delta.length });
+      }
+      emitter.emit(chunk);
+    },
   });
   const idleFlush = setInterval(() => {
     if (rechunker.hasPending()) rechunker.flushAll();
   }, 60);
-  let sawText = false;
+  const transformChunks = hasStageHooks("STREAM_RESPONSE");
+  let sawContent = false;
   try {
     await stage(turn.id, "STREAM_RESPONSE", async () => {
-      for await (const chunk of ui as AsyncIterable<UIMessageChunk>) {
+      for await (const raw of ui as AsyncIterable<UIMessageChunk>) {
         if (emitter.failure) throw emitter.failure;
-        if (chunk.type === "text-delta") sawText = true;
-        if (chunk.type === "tool-input-available") {
-          emitter.status({ state: "tool", toolName: chunk.toolName });
-        }
         // Finish, abort and error chunks are written by the closing transaction.
-        if (chunk.type === "finish" || chunk.type === "abort" || chunk.type === "error") continue;
+        if (raw.type === "finish" || raw.type === "abort" || raw.type === "error") continue;
+        const chunk = transformChunks
+          ? (await runStageHooks("STREAM_RESPONSE", { chunk: raw }, ctx)).chunk
+          : raw;
+        if (chunk.type === "text-delta" || chunk.type === "tool-input-start") sawContent = true;
+        if (chunk.type === "tool-input-available") {
+          bus.emit({
+            type: "ToolInvocationProposed",
+            turnId: turn.id,
+            toolName: chunk.toolName,
+            toolCallId: chunk.toolCallId,
+          });
+        }
         rechunker.push(chunk);
       }
       rechunker.flushAll();
@@ -114,39 +196,34 @@ async function execute({ turn, workstream, controller, emitter }: RunInput): Pro
   }
 
   const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  const message = withMetadata(final, turn.assistantMessageId, {
-    ...baseMetadata,
+  const steps = await Promise.resolve(result.steps).catch(() => []);
+  const servedBy =
+    resolved.model.attempts.findLast((attempt) => attempt.outcome === "ok")?.modelId ??
+    resolved.model.modelId;
+  const cost = costUsd(servedBy, usage);
+  const message = buildMessage(final, turn.assistantMessageId, {
+    ...metadata,
+    model: servedBy,
     finishedAt: new Date().toISOString(),
     inputTokens: usage?.inputTokens,
     outputTokens: usage?.outputTokens,
     reasoningTokens: usage?.outputTokenDetails?.reasoningTokens,
+    costUsd: cost,
   });
-  if (controller.signal.aborted) {
-    const reason = stopReason(controller.signal);
-    return {
-      end: { state: "cancelled", reason, usage },
-      message: markMessage(message, { stopped: true }),
-      closing: [{ type: "abort", reason }, statusChunk(turn.id, { state: "cancelled", reason })],
-    };
-  }
-  if (errorText) {
-    const text: string = errorText;
-    return {
-      end: { state: "failed", reason: text, errorCode: "model:failed", usage },
-      message: sawText ? markMessage(message, { failed: true }) : null,
-      closing: [
-        { type: "error", errorText: text },
-        statusChunk(turn.id, {
-          state: "error",
-          code: "model:failed",
-          message: text,
-          retryable: true,
-        }),
-      ],
-    };
+  const extra = { usage, costUsd: cost };
+  if (controller.signal.aborted)
+    return cancelled(turn.id, stopReason(controller.signal), message, usage);
+  if (streamError)
+    return failed(turn.id, describeModelError(streamError), sawContent ? message : null, extra);
+  const last = steps.at(-1);
+  if (steps.length >= config.turns.maxSteps && last?.finishReason === "tool-calls") {
+    const text =
+      `The turn stopped after ${config.turns.maxSteps} steps, the limit per turn. ` +
+      "Earlier tool calls may have completed; check their results before retrying.";
+    return failed(turn.id, { code: "turn:step_limit", text, retryable: false }, message, extra);
   }
   return {
-    end: { state: "completed", usage },
+    end: { state: "completed", ...extra },
     message,
     closing: [
       { type: "finish", finishReason: "stop", messageMetadata: message?.metadata },
@@ -155,68 +232,32 @@ async function execute({ turn, workstream, controller, emitter }: RunInput): Pro
   };
 }
 
-function withMetadata(
-  message: WorkstreamMessage | null,
-  id: string,
-  metadata: MessageMetadata,
-): WorkstreamMessage | null {
+function buildMessage(message: WorkstreamMessage | null, id: string, metadata: MessageMetadata) {
   if (!message || message.parts.length === 0) return null;
-  return { ...message, id, role: "assistant", metadata: { ...message.metadata, ...metadata } };
-}
-
-function markMessage(message: WorkstreamMessage | null, flags: MessageMetadata) {
-  return message ? { ...message, metadata: { ...message.metadata, ...flags } } : null;
-}
-
-function stopReason(signal: AbortSignal): string {
-  return signal.reason instanceof StopRequested ? signal.reason.reason : "stopped";
-}
-
-function describeModelError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `The model failed: ${message.slice(0, 300)}`;
-}
-
-function failureOutcome(turn: TurnRow, error: unknown, signal: AbortSignal): Outcome {
-  if (signal.aborted) {
-    const reason = stopReason(signal);
-    return {
-      end: { state: "cancelled", reason },
-      message: null,
-      closing: [{ type: "abort", reason }, statusChunk(turn.id, { state: "cancelled", reason })],
-    };
-  }
-  console.error(`[turn ${turn.id}] failed:`, error);
-  const text = "The turn failed on the server. Retry to try again.";
   return {
-    end: {
-      state: "failed",
-      reason: error instanceof Error ? error.message : String(error),
-      errorCode: "internal:turn",
-    },
-    message: null,
-    closing: [
-      { type: "error", errorText: text },
-      statusChunk(turn.id, {
-        state: "error",
-        code: "internal:turn",
-        message: text,
-        retryable: true,
-      }),
-    ],
+    ...message,
+    id,
+    role: "assistant" as const,
+    metadata: { ...message.metadata, ...metadata },
   };
 }
 
 /** RENDER and cleanup: persist, close the turn with its last events, always unregister. */
-async function finish({ turn, workstream, emitter, controller }: RunInput, outcome: Outcome) {
+async function finish(
+  { turn, workstream, viewer, emitter, controller }: RunInput,
+  outcome: Outcome,
+) {
   try {
+    const ctx: HookContext = {
+      turnId: turn.id,
+      workstreamId: workstream.id,
+      organizationId: workstream.organizationId,
+      userId: viewer.userId,
+    };
     await stage(turn.id, "RENDER", async () => {
-      if (outcome.message) {
-        await upsertAssistantMessage({
-          workstreamId: workstream.id,
-          message: outcome.message,
-          turnId: turn.id,
-        });
+      const { message } = await runStageHooks("RENDER", { message: outcome.message }, ctx);
+      if (message) {
+        await upsertAssistantMessage({ workstreamId: workstream.id, message, turnId: turn.id });
       }
       await (await getDb())
         .update(workstreams)

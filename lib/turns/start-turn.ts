@@ -9,7 +9,9 @@ import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
 import { getOwnedWorkstream, type WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus, stage } from "./bus";
+import { GuardRefusal, runStageHooks } from "./hooks";
 import { findMessage, type WorkstreamMessage } from "./messages";
+import { checkTurnRateLimit } from "./rate-limit";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
 import { TurnEmitter } from "./turn-emitter";
@@ -69,15 +71,30 @@ export async function startTurn({
         "This workstream is archived. Unarchive it to continue.",
       );
     }
+    await checkTurnRateLimit({ userId: viewer.userId });
     await waitWhileCompacting(workstream);
     await checkRetry(workstreamId, message);
+    const ctx = {
+      turnId,
+      workstreamId,
+      organizationId: viewer.organizationId,
+      userId: viewer.userId,
+    };
+    const input = await runStageHooks("RECEIVE_INPUT", { message }, ctx).catch((error: unknown) => {
+      if (error instanceof GuardRefusal) {
+        throw new AppError("forbidden:guard", `Refused: ${error.reason}`, {
+          details: { hook: error.hook },
+        });
+      }
+      throw error;
+    });
     const opened = await openTurn({
       turnId,
       workstreamId,
       organizationId: viewer.organizationId,
       userId: viewer.userId,
       serverRunId,
-      message: { ...message, metadata: { ...message.metadata, turnId } },
+      message: { ...input.message, metadata: { ...input.message.metadata, turnId } },
       assistantMessageId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
       agentId: workstream.agentId,
     });

@@ -1,0 +1,1 @@
+CREATE INDEX "turns_user_created_idx" ON "turns" USING btree ("user_id","created_at");

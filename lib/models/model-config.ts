@@ -1,0 +1,51 @@
+// The model configuration from the environment, validated once at start-up: a malformed value
+// stops the server with a message that names the variable.
+import { z } from "zod";
+
+const Env = z.object({
+  OPENAI_API_KEY: z.string().trim().optional(),
+  OPENAI_BASE_URL: z.url({ message: "must be a URL such as http://localhost:11434/v1" }).optional(),
+  OPENAI_MODEL: z.string().trim().min(1).optional(),
+  OPENAI_MODEL_FAST: z.string().trim().min(1).optional(),
+  OPENAI_MODEL_BALANCED: z.string().trim().min(1).optional(),
+  OPENAI_MODEL_DEEP: z.string().trim().min(1).optional(),
+  OPENAI_FALLBACK_MODEL: z.string().trim().min(1).optional(),
+  MODEL_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  MODEL_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  MODEL_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  MODEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  OFFLINE_MODEL_CHUNK_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+});
+
+export type ModelConfig = z.infer<typeof Env>;
+
+export class ModelConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid model configuration: ${variable} ${problem}.`);
+    this.name = "ModelConfigError";
+  }
+}
+
+export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConfig {
+  const present = Object.fromEntries(
+    Object.keys(Env.shape).flatMap((key) => {
+      const value = env[key];
+      return value === undefined || value === "" ? [] : [[key, value]];
+    }),
+  );
+  const parsed = Env.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ModelConfigError(
+      String(issue?.path[0] ?? "a variable"),
+      issue?.message ?? "is invalid",
+    );
+  }
+  if (parsed.data.OPENAI_BASE_URL && !parsed.data.OPENAI_API_KEY) {
+    throw new ModelConfigError(
+      "OPENAI_API_KEY",
+      "is required with OPENAI_BASE_URL (use any non-empty value for servers without keys)",
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,201 @@
+// Execution attempts (seeds 002, 003): a model call that fails before emitting anything is
+// retried with backoff, then handed to a fallback model; one that fails after emitting content
+// fails as it is (the turn keeps the partial answer). Every call has a first-token and an idle
+// timeout, so a bad key or an unreachable server is a clear error, never a hang.
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+} from "@ai-sdk/provider";
+
+export type Attempt = {
+  modelId: string;
+  attempt: number;
+  outcome: "ok" | "failed";
+  error?: string;
+  startedAt: string;
+  ms: number;
+};
+
+export type ResilienceOptions = {
+  primary: LanguageModelV4;
+  fallback?: LanguageModelV4;
+  attemptsPerModel: number;
+  retryBaseMs: number;
+  firstTokenTimeoutMs: number;
+  idleTimeoutMs: number;
+  onAttempt?: (attempt: Attempt) => void;
+};
+
+export class ModelTimeoutError extends Error {
+  constructor(
+    readonly phase: "first token" | "idle",
+    readonly ms: number,
+  ) {
+    super(`the model sent nothing for ${Math.round(ms / 1000)} s (${phase} timeout)`);
+    this.name = "ModelTimeoutError";
+  }
+}
+
+const CONTENT = new Set([
+  "text-delta",
+  "reasoning-delta",
+  "tool-input-start",
+  "tool-call",
+  "file",
+  "source",
+]);
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof ModelTimeoutError) return true;
+  const flagged = (error as { isRetryable?: unknown }).isRetryable;
+  if (typeof flagged === "boolean") return flagged;
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === "number") return status === 408 || status === 429 || status >= 500;
+  return true; // network errors (ECONNREFUSED, resets) have no status: worth another try
+}
+
+export function createResilientModel(options: ResilienceOptions): LanguageModelV4 {
+  const { primary } = options;
+  return {
+    specificationVersion: "v4",
+    provider: primary.provider,
+    modelId: primary.modelId,
+    supportedUrls: primary.supportedUrls,
+    doGenerate: (call) => primary.doGenerate(call),
+    doStream: (call) => streamWithAttempts(options, call),
+  } as LanguageModelV4;
+}
+
+async function streamWithAttempts(
+  options: ResilienceOptions,
+  call: LanguageModelV4CallOptions,
+): Promise<LanguageModelV4StreamResult> {
+  const models = [options.primary, ...(options.fallback ? [options.fallback] : [])];
+  let lastError: unknown = new Error("no model call was made");
+  let attemptNumber = 0;
+  for (const model of models) {
+    for (let attempt = 1; attempt <= options.attemptsPerModel; attempt++) {
+      attemptNumber++;
+      const startedAt = new Date();
+      try {
+        const result = await streamOnce(model, call, options);
+        options.onAttempt?.({
+          modelId: model.modelId,
+          attempt: attemptNumber,
+          outcome: "ok",
+          startedAt: startedAt.toISOString(),
+          ms: Date.now() - startedAt.getTime(),
+        });
+        return result;
+      } catch (error) {
+        if (call.abortSignal?.aborted) throw error;
+        lastError = error;
+        options.onAttempt?.({
+          modelId: model.modelId,
+          attempt: attemptNumber,
+          outcome: "failed",
+          error: error instanceof Error ? error.message : String(error),
+          startedAt: startedAt.toISOString(),
+          ms: Date.now() - startedAt.getTime(),
+        });
+        if (!isRetryable(error)) break; // the same call would fail the same way: next model
+        if (attempt < options.attemptsPerModel) {
+          await sleep(options.retryBaseMs * 2 ** (attempt - 1), call.abortSignal);
+        }
+      }
+    }
+  }
+  throw lastError;
+}
+
+/** One call: waits for the first content part (errors before it are retryable), then streams. */
+async function streamOnce(
+  model: LanguageModelV4,
+  call: LanguageModelV4CallOptions,
+  options: ResilienceOptions,
+): Promise<LanguageModelV4StreamResult> {
+  const timeout = new AbortController();
+  const signals = [timeout.signal, ...(call.abortSignal ? [call.abortSignal] : [])];
+  let timer = setTimeout(
+    () => timeout.abort(new ModelTimeoutError("first token", options.firstTokenTimeoutMs)),
+    options.firstTokenTimeoutMs,
+  );
+  const timedOut = new Promise<never>((_, reject) => {
+    timeout.signal.addEventListener("abort", () => reject(timeout.signal.reason), { once: true });
+  });
+  timedOut.catch(() => undefined); // observed through Promise.race below
+  try {
+    const result = await Promise.race([
+      model.doStream({ ...call, abortSignal: AbortSignal.any(signals) }),
+      timedOut,
+    ]);
+    const reader = result.stream.getReader();
+    const buffered: LanguageModelV4StreamPart[] = [];
+    let finished = false;
+    for (;;) {
+      const next = await Promise.race([reader.read(), timedOut]);
+      if (next.done) {
+        finished = true;
+        break;
+      }
+      if (next.value.type === "error") throw next.value.error;
+      buffered.push(next.value);
+      if (CONTENT.has(next.value.type)) break;
+    }
+    clearTimeout(timer);
+    const restartIdle = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => timeout.abort(new ModelTimeoutError("idle", options.idleTimeoutMs)),
+        options.idleTimeoutMs,
+      );
+    };
+    const stream = new ReadableStream<LanguageModelV4StreamPart>({
+      start(controller) {
+        for (const part of buffered) controller.enqueue(part);
+        if (finished) controller.close();
+        else restartIdle();
+      },
+      async pull(controller) {
+        try {
+          const next = await Promise.race([reader.read(), timedOut]);
+          if (next.done) {
+            clearTimeout(timer);
+            controller.close();
+            return;
+          }
+          restartIdle();
+          controller.enqueue(next.value);
+        } catch (error) {
+          clearTimeout(timer);
+          controller.enqueue({ type: "error", error });
+          controller.close();
+        }
+      },
+      async cancel(reason) {
+        clearTimeout(timer);
+        await reader.cancel(reason);
+      },
+    });
+    return { ...result, stream };
+  } catch (error) {
+    clearTimeout(timer);
+    throw error;
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

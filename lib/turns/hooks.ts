@@ -1,0 +1,132 @@
+// The hook registry (seed 004): transform, guard and observer hooks attach to each stage of the
+// turn; guards run first and a deny wins; transforms run in registration order; observers see
+// the result and can never change or break the turn. The seed-000 extension points
+// `resolveAgent` and `buildExtraInstructionSections` are entries of the same registry.
+import type { ModelMessage, UIMessageChunk } from "ai";
+import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
+import { processSingleton } from "@/lib/server/singleton";
+import type { WorkstreamRow } from "@/lib/workstreams/queries";
+import type { Stage } from "./bus";
+import type { WorkstreamMessage } from "./messages";
+
+export type StagePayloads = {
+  RECEIVE_INPUT: { message: WorkstreamMessage };
+  COMPOSE_REQUEST: { instructions: string; messages: ModelMessage[] };
+  SEND_REQUEST: { modelId: string; provider: string };
+  STREAM_RESPONSE: { chunk: UIMessageChunk };
+  TOOL_CALL: { toolName: string; toolCallId: string; input: unknown };
+  RENDER: { message: WorkstreamMessage | null };
+};
+
+export type HookContext = {
+  turnId: string;
+  workstreamId: string;
+  organizationId: string;
+  userId: string | null;
+};
+
+export type GuardVerdict = { allow: true } | { allow: false; reason: string };
+
+type StageHook<S extends Stage> =
+  | {
+      kind: "transform";
+      stage: S;
+      name: string;
+      run: (
+        payload: StagePayloads[S],
+        ctx: HookContext,
+      ) => StagePayloads[S] | Promise<StagePayloads[S]>;
+    }
+  | {
+      kind: "guard";
+      stage: S;
+      name: string;
+      run: (payload: StagePayloads[S], ctx: HookContext) => GuardVerdict | Promise<GuardVerdict>;
+    }
+  | {
+      kind: "observer";
+      stage: S;
+      name: string;
+      run: (payload: StagePayloads[S], ctx: HookContext) => void | Promise<void>;
+    };
+
+export type AnyStageHook = { [S in Stage]: StageHook<S> }[Stage];
+
+export type ResolveAgentHook = {
+  kind: "resolveAgent";
+  name: string;
+  run: (input: {
+    workstream: WorkstreamRow;
+    resolved: ResolvedAgent;
+  }) => ResolvedAgent | Promise<ResolvedAgent>;
+};
+
+export type InstructionSectionHook = {
+  kind: "buildExtraInstructionSections";
+  name: string;
+  run: (input: {
+    workstream: WorkstreamRow;
+    latestUserText: string;
+  }) => string | null | Promise<string | null>;
+};
+
+export type Hook = AnyStageHook | ResolveAgentHook | InstructionSectionHook;
+
+export class GuardRefusal extends Error {
+  constructor(
+    readonly stage: Stage,
+    readonly hook: string,
+    readonly reason: string,
+  ) {
+    super(`Refused at ${stage} by ${hook}: ${reason}`);
+    this.name = "GuardRefusal";
+  }
+}
+
+const hooks = processSingleton<Hook[]>("hooks", () => []);
+
+export function registerHook(hook: Hook): () => void {
+  hooks.push(hook);
+  return () => {
+    const index = hooks.indexOf(hook);
+    if (index >= 0) hooks.splice(index, 1);
+  };
+}
+
+export function hooksOf<K extends Hook["kind"]>(kind: K): Array<Extract<Hook, { kind: K }>> {
+  return hooks.filter((hook): hook is Extract<Hook, { kind: K }> => hook.kind === kind);
+}
+
+export function hasStageHooks(stage: Stage): boolean {
+  return hooks.some((hook) => "stage" in hook && hook.stage === stage);
+}
+
+/** Runs a stage's guards (deny wins), then its transforms, then its observers. */
+export async function runStageHooks<S extends Stage>(
+  stage: S,
+  payload: StagePayloads[S],
+  ctx: HookContext,
+): Promise<StagePayloads[S]> {
+  const forStage = hooks.filter(
+    (hook) => "stage" in hook && hook.stage === stage,
+  ) as unknown as StageHook<S>[];
+  if (forStage.length === 0) return payload;
+  for (const hook of forStage) {
+    if (hook.kind !== "guard") continue;
+    const verdict = await hook.run(payload, ctx);
+    if (!verdict.allow) throw new GuardRefusal(stage, hook.name, verdict.reason);
+  }
+  let current = payload;
+  for (const hook of forStage) {
+    if (hook.kind === "transform") current = await hook.run(current, ctx);
+  }
+  for (const hook of forStage) {
+    if (hook.kind !== "observer") continue;
+    try {
+      await hook.run(current, ctx);
+    } catch (error) {
+      console.error(`[hooks] observer ${hook.name} at ${stage} failed:`, error);
+    }
+  }
+  return current;
+}
