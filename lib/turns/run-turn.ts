@@ -14,7 +14,7 @@ import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus, stage } from "./bus";
 import { composeRequest } from "./context";
-import { type HookContext, hasStageHooks, hooksOf, runStageHooks } from "./hooks";
+import { GuardRefusal, type HookContext, hasStageHooks, hooksOf, runStageHooks } from "./hooks";
 import { type MessageMetadata, upsertAssistantMessage, type WorkstreamMessage } from "./messages";
 import { cancelled, describeModelError, failed, type Outcome, stopReason } from "./outcome";
 import { runRegistry, StopRequested } from "./run-registry";
@@ -52,7 +52,7 @@ export async function runTurn(input: RunInput): Promise<void> {
     if (controller.signal.aborted)
       outcome = cancelled(turn.id, stopReason(controller.signal), null);
     else {
-      console.error(`[turn ${turn.id}] failed:`, error);
+      if (!(error instanceof GuardRefusal)) console.error(`[turn ${turn.id}] failed:`, error);
       outcome = failed(turn.id, describeModelError(error), null);
     }
   } finally {
@@ -148,8 +148,10 @@ async function execute({
     onEnd: ({ responseMessage }) => {
       final = responseMessage;
     },
+    // Tool failures are results the model sees (E7), not turn failures: don't route them here.
+    redactToolErrors: false,
     onError: (error) => {
-      streamError = error;
+      streamError ??= error;
       return describeModelError(error).text;
     },
   });

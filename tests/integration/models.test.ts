@@ -1,0 +1,357 @@
+// Models and resilience (seeds 000, 002, 003, 004) through the real @ai-sdk/openai provider
+// against a fake OpenAI-compatible server: usage and cost, retries and fallback, a failure
+// after partial text, the step bound, a throwing tool, hooks, the rate limit, timeouts.
+import { tool } from "ai";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { turns } from "@/db/schema";
+import { type BusEvent, bus } from "@/lib/turns/bus";
+import { registerHook } from "@/lib/turns/hooks";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { send, userWithWorkstream } from "../support/fixtures";
+import { messageText, readSse, statuses } from "../support/sse";
+import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+
+let testDb: TestDatabase;
+let server: AppServer;
+let fake: FakeOpenAI;
+const cleanups: Array<() => void> = [];
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  server = await startAppServer();
+  fake = await startFakeOpenAI();
+});
+beforeEach(() => {
+  Object.assign(process.env, {
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_MODEL: "gpt-4.1-mini",
+    OPENAI_FALLBACK_MODEL: "gpt-4.1-nano",
+    MODEL_RETRY_BASE_MS: "5",
+    MODEL_FIRST_TOKEN_TIMEOUT_MS: "2000",
+  });
+  fake.plans = [];
+  fake.requests.length = 0;
+  fake.fallbackPlan = { kind: "text", text: "Hello from the fake model." };
+});
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+  delete process.env.WORKSTREAMS_RATE_LIMIT_TURNS;
+});
+afterAll(async () => {
+  for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_FALLBACK_MODEL"])
+    delete process.env[key];
+  await fake?.close();
+  await server?.close();
+  await releaseTestDatabase(testDb);
+});
+
+type Page = {
+  messages: Array<{
+    role: string;
+    parts: Array<{ type: string; text?: string; state?: string }>;
+    metadata: Record<string, unknown>;
+  }>;
+};
+
+async function turnRow(turnId: string | null) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(turns)
+    .where(eq(turns.id, turnId ?? ""));
+  return row;
+}
+
+async function sendAndRead(text: string) {
+  const owner = await userWithWorkstream(server.url);
+  const response = await send(owner, text);
+  expect(response.status).toBe(200);
+  const turnId = response.headers.get("x-turn-id");
+  const { events } = await readSse(response);
+  const page = (await owner.client.json<Page>(`/api/workstreams/${owner.workstreamId}/messages`))
+    .body;
+  return {
+    owner,
+    turnId,
+    events,
+    page,
+    assistant: page.messages.find((message) => message.role === "assistant"),
+  };
+}
+
+describe("providers", () => {
+  it("a whole turn runs through the real OpenAI provider, with usage and cost on the message and the turn", async () => {
+    fake.plans = [{ kind: "text", text: "The answer is forty-two, said the fake model." }];
+    const { events, assistant, turnId } = await sendAndRead("What is the answer?");
+    expect(statuses(events).at(-1)).toBe("ready");
+    expect(messageText(assistant ?? { parts: [] })).toBe(
+      "The answer is forty-two, said the fake model.",
+    );
+    expect(assistant?.metadata).toMatchObject({
+      model: "gpt-4.1-mini",
+      inputTokens: 120,
+      outputTokens: 30,
+    });
+    expect(assistant?.metadata.costUsd).toBeCloseTo((120 * 0.4 + 30 * 1.6) / 1e6, 10);
+    const row = await turnRow(turnId);
+    expect(row?.costUsd).toBeCloseTo((120 * 0.4 + 30 * 1.6) / 1e6, 10);
+    expect(row?.usage).toMatchObject({ inputTokens: 120, outputTokens: 30 });
+    expect(fake.requests[0]?.model).toBe("gpt-4.1-mini");
+  });
+
+  it("an unreachable model server is a clear error in the turn, not a hang", async () => {
+    process.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
+    process.env.MODEL_ATTEMPTS = "1";
+    try {
+      const { events } = await sendAndRead("Anyone there?");
+      const error = events.find(
+        (event) =>
+          event.data.type === "data-status" &&
+          (event.data.data as { state: string }).state === "error",
+      );
+      expect((error?.data.data as { code: string }).code).toBe("model:unreachable");
+    } finally {
+      delete process.env.MODEL_ATTEMPTS;
+    }
+  });
+
+  it("a server that never answers hits the first-token timeout", async () => {
+    process.env.MODEL_FIRST_TOKEN_TIMEOUT_MS = "300";
+    process.env.MODEL_ATTEMPTS = "1";
+    fake.fallbackPlan = { kind: "silent" };
+    try {
+      const { events } = await sendAndRead("Hello?");
+      const error = events.find(
+        (event) =>
+          event.data.type === "data-status" &&
+          (event.data.data as { state: string }).state === "error",
+      );
+      expect((error?.data.data as { code: string }).code).toBe("model:timeout");
+    } finally {
+      delete process.env.MODEL_ATTEMPTS;
+    }
+  });
+});
+
+describe("R4 E6 retries and fallback", () => {
+  it("a model that fails twice then succeeds is retried; each attempt is recorded on the turn", async () => {
+    fake.plans = [
+      { kind: "fail", status: 500 },
+      { kind: "fail", status: 503 },
+      { kind: "text", text: "Third time lucky." },
+    ];
+    const { events, assistant, turnId } = await sendAndRead("Try hard");
+    expect(statuses(events).at(-1)).toBe("ready");
+    expect(messageText(assistant ?? { parts: [] })).toBe("Third time lucky.");
+    const attempts = (await turnRow(turnId))?.attempts as Array<{
+      outcome: string;
+      modelId: string;
+    }>;
+    expect(attempts.map((attempt) => attempt.outcome)).toEqual(["failed", "failed", "ok"]);
+  });
+
+  it("after three failures the fallback model answers", async () => {
+    fake.plans = [
+      { kind: "fail", status: 500 },
+      { kind: "fail", status: 500 },
+      { kind: "fail", status: 500 },
+      { kind: "text", text: "The fallback speaking." },
+    ];
+    const { events, assistant } = await sendAndRead("Fall back");
+    expect(statuses(events).at(-1)).toBe("ready");
+    expect(fake.requests.map((request) => request.model)).toEqual([
+      "gpt-4.1-mini",
+      "gpt-4.1-mini",
+      "gpt-4.1-mini",
+      "gpt-4.1-nano",
+    ]);
+    expect(assistant?.metadata.model).toBe("gpt-4.1-nano");
+  });
+
+  it("a failure after partial text fails the turn without a retry and keeps the partial answer", async () => {
+    fake.plans = [{ kind: "text-then-drop", text: "Here is the beginning of a long answer that" }];
+    const { events, assistant } = await sendAndRead("Go");
+    expect(statuses(events).at(-1)).toBe("error");
+    expect(fake.requests).toHaveLength(1);
+    expect(messageText(assistant ?? { parts: [] })).toBe(
+      "Here is the beginning of a long answer that",
+    );
+    expect(assistant?.metadata.failed).toBe(true);
+  });
+});
+
+describe("the tool loop", () => {
+  it("M7 E2 reaching the step bound ends the turn with an explicit error", async () => {
+    fake.fallbackPlan = { kind: "tool", name: "current_time", args: {} };
+    const { events } = await sendAndRead("Loop forever");
+    const error = events.find(
+      (event) =>
+        event.data.type === "data-status" &&
+        (event.data.data as { state: string }).state === "error",
+    );
+    expect((error?.data.data as { code: string }).code).toBe("turn:step_limit");
+    expect((error?.data.data as { message: string }).message).toMatch(
+      /earlier tool calls may have completed/i,
+    );
+    expect(fake.requests).toHaveLength(20);
+  });
+
+  it("E7 a tool that throws becomes an error result the model sees; the turn goes on", async () => {
+    cleanups.push(
+      registerHook({
+        kind: "resolveAgent",
+        name: "add-exploding-tool",
+        run: ({ resolved }) => ({
+          ...resolved,
+          tools: {
+            ...resolved.tools,
+            explode: tool({
+              description: "Always fails",
+              inputSchema: z.object({}),
+              execute: async () => {
+                throw new Error("kaboom");
+              },
+            }),
+          },
+        }),
+      }),
+    );
+    fake.plans = [
+      { kind: "tool", name: "explode", args: {} },
+      { kind: "text", text: "The tool failed, so here is my best answer." },
+    ];
+    const { events, assistant } = await sendAndRead("Use the tool");
+    expect(statuses(events)).toContain("tool");
+    expect(statuses(events).at(-1)).toBe("ready");
+    expect(JSON.stringify(fake.requests[1]?.messages)).toContain("kaboom");
+    expect(
+      assistant?.parts.some(
+        (part) => part.type === "tool-explode" && part.state === "output-error",
+      ),
+    ).toBe(true);
+  });
+});
+
+describe("M1 hooks and M8 events", () => {
+  it("a transform hook rewrites the input before it is persisted", async () => {
+    cleanups.push(
+      registerHook({
+        kind: "transform",
+        stage: "RECEIVE_INPUT",
+        name: "shout",
+        run: ({ message }) => ({
+          message: {
+            ...message,
+            parts: message.parts.map((part) =>
+              part.type === "text" ? { ...part, text: part.text.toUpperCase() } : part,
+            ),
+          },
+        }),
+      }),
+    );
+    const { page } = await sendAndRead("please be loud");
+    expect(messageText(page.messages[0] ?? { parts: [] })).toBe("PLEASE BE LOUD");
+    expect(JSON.stringify(fake.requests[0]?.messages)).toContain("PLEASE BE LOUD");
+  });
+
+  it("a guard that refuses the input answers 403 forbidden:guard and persists nothing", async () => {
+    cleanups.push(
+      registerHook({
+        kind: "guard",
+        stage: "RECEIVE_INPUT",
+        name: "no-secrets",
+        run: ({ message }) =>
+          JSON.stringify(message.parts).includes("password")
+            ? { allow: false, reason: "no passwords here" }
+            : { allow: true },
+      }),
+    );
+    const owner = await userWithWorkstream(server.url);
+    const response = await owner.client.json<{ error: { code: string } }>(
+      `/api/workstreams/${owner.workstreamId}/messages`,
+      {
+        method: "POST",
+        json: {
+          message: {
+            id: "m_guard",
+            role: "user",
+            parts: [{ type: "text", text: "my password is hunter2" }],
+          },
+        },
+      },
+    );
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe("forbidden:guard");
+    const page = (await owner.client.json<Page>(`/api/workstreams/${owner.workstreamId}/messages`))
+      .body;
+    expect(page.messages).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("a guard refusing at COMPOSE_REQUEST fails the turn with guard:refused", async () => {
+    cleanups.push(
+      registerHook({
+        kind: "guard",
+        stage: "COMPOSE_REQUEST",
+        name: "closed",
+        run: () => ({ allow: false, reason: "closed for maintenance" }),
+      }),
+    );
+    const { events } = await sendAndRead("hello");
+    const error = events.find(
+      (event) =>
+        event.data.type === "data-status" &&
+        (event.data.data as { state: string }).state === "error",
+    );
+    expect((error?.data.data as { code: string }).code).toBe("guard:refused");
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("an observer records the rendered message, and the bus carries stage, session and provider events", async () => {
+    const rendered: string[] = [];
+    const seen: BusEvent["type"][] = [];
+    cleanups.push(
+      registerHook({
+        kind: "observer",
+        stage: "RENDER",
+        name: "recorder",
+        run: ({ message }) => {
+          if (message) rendered.push(messageText(message));
+        },
+      }),
+      bus.on((event) => seen.push(event.type)),
+    );
+    fake.plans = [{ kind: "text", text: "Observed answer." }];
+    await sendAndRead("observe me");
+    expect(rendered).toEqual(["Observed answer."]);
+    for (const type of [
+      "SessionTurnStart",
+      "StagePreFired",
+      "StagePostFired",
+      "ProviderRequestStarted",
+      "ProviderTokensStreamed",
+      "ProviderRequestCompleted",
+      "SessionTurnEnd",
+    ] as const) {
+      expect(seen).toContain(type);
+    }
+  });
+});
+
+describe("rate limit", () => {
+  it("too many turns in the window get 429 rate_limit:turn with Retry-After", async () => {
+    process.env.WORKSTREAMS_RATE_LIMIT_TURNS = "2";
+    const owner = await userWithWorkstream(server.url);
+    for (let i = 0; i < 2; i++) await readSse(await send(owner, `turn ${i}`));
+    const response = await send(owner, "one too many");
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    const body = (await response.json()) as { error: { code: string } };
+    expect(body.error.code).toBe("rate_limit:turn");
+  });
+});
