@@ -26,7 +26,9 @@ export class ModelConfigError extends Error {
   }
 }
 
-export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConfig {
+export function loadModelConfig(
+  env: Record<string, string | undefined> = process.env,
+): ModelConfig {
   const present = Object.fromEntries(
     Object.keys(Env.shape).flatMap((key) => {
       const value = env[key];

@@ -12,7 +12,7 @@ import { registerHook } from "@/lib/turns/hooks";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { send, userWithWorkstream } from "../support/fixtures";
-import { messageText, readSse, statuses } from "../support/sse";
+import { messageText, readSse, type SseEvent, statuses } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
 let testDb: TestDatabase;
@@ -57,6 +57,14 @@ type Page = {
     metadata: Record<string, unknown>;
   }>;
 };
+
+function errorStatus(events: SseEvent[]): { code?: string; message?: string } {
+  const event = events.find(
+    (item) =>
+      item.data.type === "data-status" && (item.data.data as { state: string }).state === "error",
+  );
+  return (event?.data.data ?? {}) as { code?: string; message?: string };
+}
 
 async function turnRow(turnId: string | null) {
   const db = await getDb();
@@ -109,12 +117,8 @@ describe("providers", () => {
     process.env.MODEL_ATTEMPTS = "1";
     try {
       const { events } = await sendAndRead("Anyone there?");
-      const error = events.find(
-        (event) =>
-          event.data.type === "data-status" &&
-          (event.data.data as { state: string }).state === "error",
-      );
-      expect((error?.data.data as { code: string }).code).toBe("model:unreachable");
+      const error = errorStatus(events);
+      expect(error.code).toBe("model:unreachable");
     } finally {
       delete process.env.MODEL_ATTEMPTS;
     }
@@ -126,12 +130,8 @@ describe("providers", () => {
     fake.fallbackPlan = { kind: "silent" };
     try {
       const { events } = await sendAndRead("Hello?");
-      const error = events.find(
-        (event) =>
-          event.data.type === "data-status" &&
-          (event.data.data as { state: string }).state === "error",
-      );
-      expect((error?.data.data as { code: string }).code).toBe("model:timeout");
+      const error = errorStatus(events);
+      expect(error.code).toBe("model:timeout");
     } finally {
       delete process.env.MODEL_ATTEMPTS;
     }
@@ -189,15 +189,9 @@ describe("the tool loop", () => {
   it("M7 E2 reaching the step bound ends the turn with an explicit error", async () => {
     fake.fallbackPlan = { kind: "tool", name: "current_time", args: {} };
     const { events } = await sendAndRead("Loop forever");
-    const error = events.find(
-      (event) =>
-        event.data.type === "data-status" &&
-        (event.data.data as { state: string }).state === "error",
-    );
-    expect((error?.data.data as { code: string }).code).toBe("turn:step_limit");
-    expect((error?.data.data as { message: string }).message).toMatch(
-      /earlier tool calls may have completed/i,
-    );
+    const error = errorStatus(events);
+    expect(error.code).toBe("turn:step_limit");
+    expect(error.message).toMatch(/earlier tool calls may have completed/i);
     expect(fake.requests).toHaveLength(20);
   });
 
@@ -213,7 +207,7 @@ describe("the tool loop", () => {
             explode: tool({
               description: "Always fails",
               inputSchema: z.object({}),
-              execute: async () => {
+              execute: async (): Promise<string> => {
                 throw new Error("kaboom");
               },
             }),
@@ -303,12 +297,8 @@ describe("M1 hooks and M8 events", () => {
       }),
     );
     const { events } = await sendAndRead("hello");
-    const error = events.find(
-      (event) =>
-        event.data.type === "data-status" &&
-        (event.data.data as { state: string }).state === "error",
-    );
-    expect((error?.data.data as { code: string }).code).toBe("guard:refused");
+    const error = errorStatus(events);
+    expect(error.code).toBe("guard:refused");
     expect(fake.requests).toHaveLength(0);
   });
 
