@@ -20,7 +20,7 @@ import { cancelled, describeModelError, failed, type Outcome, stopReason } from 
 import { runRegistry, StopRequested } from "./run-registry";
 import { gateTools } from "./tool-gate";
 import type { TurnEmitter } from "./turn-emitter";
-import { chunkEvents, closeTurn, markActive, recordAttempt, type TurnRow } from "./turn-store";
+import { chunkEvents, closeTurn, markActive, type TurnRow } from "./turn-store";
 
 type RunInput = {
   turn: TurnRow;
@@ -96,9 +96,6 @@ async function execute({
           error: attempt.error ?? "",
         });
       }
-      void recordAttempt({ turnId: turn.id, attempt }).catch((error: unknown) =>
-        console.error(`[turn ${turn.id}] could not record an attempt:`, error),
-      );
     },
   });
   for (const hook of hooksOf("resolveAgent")) resolved = await hook.run({ workstream, resolved });
@@ -212,9 +209,10 @@ async function execute({
     reasoningTokens: usage?.outputTokenDetails?.reasoningTokens,
     costUsd: cost,
   });
-  const extra = { usage, costUsd: cost };
+  // Attempts are written with the turn's end, not one row update per model call.
+  const extra = { usage, costUsd: cost, attempts: resolved.model.attempts };
   if (controller.signal.aborted)
-    return cancelled(turn.id, stopReason(controller.signal), message, usage);
+    return cancelled(turn.id, stopReason(controller.signal), message, extra);
   if (streamError)
     return failed(turn.id, describeModelError(streamError), sawContent ? message : null, extra);
   const last = steps.at(-1);

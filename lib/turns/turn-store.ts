@@ -151,6 +151,8 @@ export type TurnEnd = {
   errorCode?: string;
   usage?: unknown;
   costUsd?: number;
+  /** The model calls the turn made (seed 002's execution attempts). */
+  attempts?: unknown[];
 };
 
 /**
@@ -180,6 +182,7 @@ export async function closeTurn({
         errorCode: end.errorCode ?? null,
         usage: end.usage ?? null,
         costUsd: end.costUsd ?? null,
+        ...(end.attempts?.length ? { attempts: end.attempts } : {}),
         endedAt: end.state === "suspended" ? null : sql`now()`,
         updatedAt: sql`now()`,
         lastOffset: events.at(-1)?.offset ?? sql`${turns.lastOffset}`,
@@ -231,12 +234,4 @@ export function chunkEvents(
     offset: firstOffset + index,
     chunk,
   }));
-}
-
-export async function recordAttempt({ turnId, attempt }: { turnId: string; attempt: unknown }) {
-  const db = await getDb();
-  await db
-    .update(turns)
-    .set({ attempts: sql`${turns.attempts} || ${JSON.stringify([attempt])}::jsonb` })
-    .where(eq(turns.id, turnId));
 }
