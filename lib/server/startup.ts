@@ -36,3 +36,15 @@ export function startServer(): Promise<void> {
   })();
   return state.done;
 }
+
+/** For the Next.js server: a process that cannot start says why and exits. */
+export async function startServerOrExit(): Promise<void> {
+  try {
+    await startServer();
+  } catch (error) {
+    console.error(
+      `\n[workstreams] could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  }
+}
