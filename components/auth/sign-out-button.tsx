@@ -1,0 +1,22 @@
+"use client";
+import { Button } from "@/components/ui/button";
+import { FormAlert } from "@/components/ui/form-alert";
+import { useSignOut } from "./use-sign-out";
+
+export function SignOutButton() {
+  const { signOut, pending, error } = useSignOut();
+  return (
+    <div className="space-y-4">
+      <FormAlert>{error}</FormAlert>
+      <Button
+        size="lg"
+        className="w-full"
+        onClick={signOut}
+        pending={pending}
+        pendingLabel="Signing out…"
+      >
+        Sign out
+      </Button>
+    </div>
+  );
+}

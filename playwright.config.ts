@@ -1,0 +1,60 @@
+// Browser tests: Chromium against a production build (`next build` runs first) on port 3100, with a
+// fresh embedded database per run and the demo organization seeded.
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = 3100;
+const baseURL = `http://127.0.0.1:${PORT}`;
+// A fresh embedded database per run. Workers re-evaluate this file but only the main process starts
+// the server, so the value they compute is never used.
+const dataDir = path.join(".data", `e2e-${Date.now()}`);
+
+export default defineConfig({
+  testDir: "e2e",
+  globalSetup: "./e2e/support/global-setup.ts",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list", { printSteps: false }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: `npx next start -p ${PORT} -H 127.0.0.1`,
+    url: `${baseURL}/sign-in`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PGLITE_DATA_DIR: dataDir,
+      WORKSTREAMS_SEED_DEMO: "1",
+      BETTER_AUTH_SECRET: "e2e-only-secret-0123456789-abcdefghijklmnop",
+      BETTER_AUTH_URL: baseURL,
+    },
+  },
+});
