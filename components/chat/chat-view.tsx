@@ -1,0 +1,185 @@
+"use client";
+// The chat page's one client component: it owns the conversation's state (useWorkstreamChat),
+// the draft, history paging and scrolling, and lays out header, messages, status and composer.
+import { useEffect, useMemo, useRef } from "react";
+import type {
+  ChatHistoryPage,
+  TurnStatusEvent,
+  WorkstreamDescription,
+} from "@/lib/chat-client/wire";
+import { ChatHeader } from "./chat-header";
+import { Composer } from "./composer";
+import { ConnectionBanner } from "./connection-banner";
+import { EmptyChat } from "./empty-chat";
+import { ArrowDownIcon } from "./icons";
+import { MessageList } from "./message-list";
+import { preloadMarkdown } from "./message-parts";
+import {
+  OfflineModelBadge,
+  OfflineModelIntro,
+  type OfflineTrigger,
+  TriggerDialog,
+  useTriggerDialog,
+} from "./offline-model-note";
+import { createRevealActivity, RevealActivityContext, useRevealing } from "./reveal-activity";
+import { Toasts, useToasts } from "./toasts";
+import { TurnStatusLine } from "./turn-status-line";
+import { useChatShortcuts } from "./use-chat-shortcuts";
+import { useDraft } from "./use-draft";
+import { useOlderHistory } from "./use-older-history";
+import { useOnline } from "./use-online";
+import { useStickToBottom } from "./use-stick-to-bottom";
+import { PAGE_SIZE, useWorkstreamChat } from "./use-workstream-chat";
+
+export type ChatViewProps = {
+  workstream: WorkstreamDescription;
+  history: ChatHistoryPage;
+  /** How the last turn ended, when none is running. */
+  lastStatus: TurnStatusEvent | null;
+  agentNames: Record<string, string>;
+  /** The offline model's trigger table while it is the model in use, else null. */
+  offlineTriggers: OfflineTrigger[] | null;
+};
+
+/** The text to send: trailing space and leading blank lines dropped, indentation kept. */
+function messageToSend(value: string): string {
+  return value.replace(/^\s*\n/, "").trimEnd();
+}
+
+export function ChatView({
+  workstream,
+  history,
+  lastStatus,
+  agentNames,
+  offlineTriggers,
+}: ChatViewProps) {
+  const { toasts, push, dismiss } = useToasts();
+  const draft = useDraft(workstream.id);
+  const activity = useMemo(createRevealActivity, []);
+  const revealing = useRevealing(activity);
+  const chat = useWorkstreamChat({
+    workstream,
+    history,
+    lastStatus,
+    notify: push,
+    onSendAccepted: draft.accepted,
+    onSendRefused: draft.refused,
+  });
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const composerRef = useRef<HTMLTextAreaElement>(null);
+  const { awayFromBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef);
+  const older = useOlderHistory({
+    workstreamId: workstream.id,
+    initial: history,
+    pageSize: PAGE_SIZE,
+    messageCount: chat.messages.length,
+    setMessages: chat.setMessages,
+    scrollRef,
+    notify: push,
+  });
+  const online = useOnline();
+  const triggers = useTriggerDialog();
+  useEffect(preloadMarkdown, []);
+  useChatShortcuts({ composerRef, running: chat.running && !chat.stopping, onStop: chat.stop });
+
+  const agentName = agentNames[workstream.agentId] ?? workstream.agentId;
+  const blockedReason = chat.compacting
+    ? "This workstream's history is being compacted. You can send again in a moment."
+    : chat.running
+      ? `${agentName} is replying. Stop the reply (Esc) to send something new.`
+      : null;
+  // An answer stays "live" (animated, no footer yet) until its reveal has caught up.
+  const lastLiveId = useRef<string | null>(null);
+  if (chat.liveMessageId) lastLiveId.current = chat.liveMessageId;
+  const liveMessageId = chat.liveMessageId ?? (revealing ? lastLiveId.current : null);
+  const live = chat.messages.find((message) => message.id === liveMessageId);
+  const writing = Boolean(live?.parts.some((part) => part.type === "text" && part.text));
+
+  const submit = () => {
+    const text = messageToSend(draft.value);
+    if (!text || blockedReason) return;
+    draft.takeForSend();
+    chat.send(text);
+    scrollToBottom();
+  };
+
+  const tryExample = (text: string) => {
+    draft.change(text);
+    composerRef.current?.focus();
+  };
+
+  return (
+    <RevealActivityContext.Provider value={activity}>
+      <div className="flex h-full min-h-0 flex-col">
+        <ChatHeader
+          title={workstream.title}
+          agentName={agentName}
+          subtitle={
+            workstream.mode === "direct" ? `Direct workstream with ${agentName}` : "Workstream"
+          }
+          actions={offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
+        />
+        <ConnectionBanner
+          online={online}
+          connection={chat.connection}
+          onReconnect={chat.reconnect}
+        />
+        <MessageList
+          messages={chat.messages}
+          liveMessageId={liveMessageId}
+          agentNames={agentNames}
+          defaultAgentName={agentName}
+          hasMore={older.hasMore}
+          loadingOlder={older.loading}
+          onLoadOlder={older.loadOlder}
+          scrollRef={scrollRef}
+          contentRef={contentRef}
+          empty={
+            <EmptyChat agentName={agentName}>
+              {offlineTriggers ? (
+                <OfflineModelIntro onTry={tryExample} onShowTriggers={triggers.open} />
+              ) : null}
+            </EmptyChat>
+          }
+        />
+        <div className="relative shrink-0 px-3 pt-1 pb-3 sm:px-6 sm:pb-4">
+          <div className="mx-auto w-full max-w-3xl">
+            {awayFromBottom && chat.messages.length > 0 ? (
+              <button
+                type="button"
+                onClick={() => scrollToBottom("smooth")}
+                aria-label="Jump to the latest message"
+                className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg"
+              >
+                <ArrowDownIcon className="size-4" />
+              </button>
+            ) : null}
+            <TurnStatusLine
+              turn={chat.turn}
+              revealing={revealing}
+              writing={writing}
+              agentName={agentName}
+              onRetry={chat.canRetry ? chat.retry : null}
+            />
+            <Composer
+              value={draft.value}
+              onChange={draft.change}
+              onSubmit={submit}
+              onStop={chat.stop}
+              running={chat.running}
+              stopping={chat.stopping}
+              blockedReason={blockedReason}
+              textareaRef={composerRef}
+              agentName={agentName}
+            />
+          </div>
+        </div>
+        {offlineTriggers ? (
+          <TriggerDialog dialogRef={triggers.ref} triggers={offlineTriggers} />
+        ) : null}
+        <Toasts toasts={toasts} onDismiss={dismiss} />
+      </div>
+    </RevealActivityContext.Provider>
+  );
+}

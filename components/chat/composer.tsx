@@ -1,0 +1,123 @@
+"use client";
+// The message box. Enter sends, Shift+Enter starts a new line (and IME composition is left
+// alone). While a turn runs, Stop sits beside a disabled Send; the reason Send is unavailable
+// is always spelled out under the box.
+import { type KeyboardEvent, type Ref, useLayoutEffect, useRef } from "react";
+import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/class-names";
+import { ArrowUpIcon, StopIcon } from "./icons";
+
+export const MAX_MESSAGE_CHARS = 32_000;
+
+export function Composer({
+  value,
+  onChange,
+  onSubmit,
+  onStop,
+  running,
+  stopping,
+  blockedReason,
+  textareaRef,
+  agentName,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  onSubmit: () => void;
+  onStop: () => void;
+  running: boolean;
+  stopping: boolean;
+  /** Why Send is unavailable right now (compacting, a reply running), or null. */
+  blockedReason: string | null;
+  textareaRef: Ref<HTMLTextAreaElement>;
+  agentName: string;
+}) {
+  const localRef = useRef<HTMLTextAreaElement | null>(null);
+  const tooLong = value.length > MAX_MESSAGE_CHARS;
+  const empty = value.trim().length === 0;
+  const reason =
+    blockedReason ??
+    (tooLong
+      ? `That's ${(value.length - MAX_MESSAGE_CHARS).toLocaleString()} characters over the ${MAX_MESSAGE_CHARS.toLocaleString()} limit.`
+      : null);
+  const canSend = !empty && reason === null;
+
+  // Grows with its content up to a cap, then scrolls.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
+  useLayoutEffect(() => {
+    const element = localRef.current;
+    if (!element) return;
+    element.style.height = "auto";
+    element.style.height = `${Math.min(element.scrollHeight, 240)}px`;
+  }, [value]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    if (canSend) onSubmit();
+  };
+
+  const setRefs = (element: HTMLTextAreaElement | null) => {
+    localRef.current = element;
+    if (typeof textareaRef === "function") textareaRef(element);
+    else if (textareaRef) textareaRef.current = element;
+  };
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (canSend) onSubmit();
+      }}
+      className="grid grid-cols-[minmax(0,1fr)_auto] items-end rounded-2xl border border-border-strong bg-bg-elevated shadow-sm shadow-black/5 transition-colors focus-within:border-ring/70 focus-within:ring-3 focus-within:ring-ring/15"
+    >
+      <label htmlFor="composer" className="sr-only">
+        Message
+      </label>
+      <textarea
+        id="composer"
+        ref={setRefs}
+        value={value}
+        rows={1}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={onKeyDown}
+        placeholder={`Message ${agentName}`}
+        aria-describedby="composer-hint"
+        aria-invalid={tooLong || undefined}
+        className="block max-h-60 min-h-12 w-full resize-none bg-transparent px-4 pt-3 pb-3 text-[15px] leading-6 text-fg placeholder:text-fg-subtle sm:col-span-2 sm:pb-1"
+      />
+      {/* Phones: the buttons sit beside the text and the hint (when there is a reason) below. */}
+      <p
+        id="composer-hint"
+        className={cx(
+          "min-w-0 self-center px-4 pb-2 text-xs max-sm:order-last max-sm:col-span-2",
+          reason ? "text-fg-muted" : "text-fg-subtle max-sm:sr-only",
+        )}
+      >
+        {reason ?? "Enter to send · Shift+Enter for a new line"}
+      </p>
+      <div className="flex items-center gap-2 px-2 pb-2">
+        {value.length > MAX_MESSAGE_CHARS * 0.9 ? (
+          <span className={cx("text-xs tabular-nums", tooLong ? "text-danger" : "text-fg-subtle")}>
+            {value.length.toLocaleString()} / {MAX_MESSAGE_CHARS.toLocaleString()}
+          </span>
+        ) : null}
+        {running ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={onStop}
+            pending={stopping}
+            pendingLabel="Stopping"
+            aria-keyshortcuts="Escape"
+          >
+            <StopIcon className="size-3.5" />
+            Stop
+          </Button>
+        ) : null}
+        <Button type="submit" size="sm" disabled={!canSend} aria-label="Send" className="w-8 px-0">
+          <ArrowUpIcon className="size-4" />
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+// How an answer's numbers read: tokens, cost, duration and model, in one short line.
+import type { MessageMetadata } from "@/lib/chat-client/wire";
+
+const count = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
+
+export function formatCost(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1_000)} s`;
+}
+
+/** The details line: "1,204 in · 312 out · $0.0031 · 2.4 s · gpt-4.1". */
+export function metaDetails(metadata: MessageMetadata | undefined): string[] {
+  if (!metadata) return [];
+  const details: string[] = [];
+  if (metadata.inputTokens !== undefined) details.push(`${count.format(metadata.inputTokens)} in`);
+  if (metadata.outputTokens !== undefined) {
+    details.push(`${count.format(metadata.outputTokens)} out`);
+  }
+  if (metadata.reasoningTokens) details.push(`${count.format(metadata.reasoningTokens)} reasoning`);
+  if (metadata.costUsd !== undefined) details.push(formatCost(metadata.costUsd));
+  if (metadata.startedAt && metadata.finishedAt) {
+    const ms = Date.parse(metadata.finishedAt) - Date.parse(metadata.startedAt);
+    if (Number.isFinite(ms)) details.push(formatDuration(ms));
+  }
+  if (metadata.model) details.push(metadata.model);
+  return details;
+}

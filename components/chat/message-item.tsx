@@ -1,0 +1,70 @@
+"use client";
+// One message of the conversation. Off-screen messages skip layout and paint
+// (content-visibility), so a long workstream stays fast to scroll.
+import { memo } from "react";
+import { messageText } from "@/lib/chat-client/history";
+import type { ChatMessage } from "@/lib/chat-client/wire";
+import { AgentAvatar } from "./agent-avatar";
+import { CopyButton } from "./copy-button";
+import { MessageMeta } from "./message-meta";
+import { AssistantParts, hasVisibleParts } from "./message-parts";
+
+export const MessageItem = memo(function MessageItem({
+  message,
+  live,
+  agentName,
+}: {
+  message: ChatMessage;
+  /** The answer streaming in right now. */
+  live: boolean;
+  agentName: string;
+}) {
+  if (message.role === "user") {
+    return (
+      <article
+        data-message-id={message.id}
+        data-role="user"
+        aria-label="You said"
+        className="group/message flex justify-end py-3 [contain-intrinsic-size:auto_96px] [content-visibility:auto]"
+      >
+        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-bg-muted px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap text-fg [overflow-wrap:anywhere] sm:max-w-[75%]">
+          {messageText(message)}
+        </div>
+      </article>
+    );
+  }
+  if (message.role !== "assistant" || (!live && !hasVisibleParts(message.parts))) return null;
+  const text = messageText(message);
+  return (
+    <article
+      data-message-id={message.id}
+      data-role="assistant"
+      aria-label={`${agentName} said`}
+      className={
+        live
+          ? "group/message py-3"
+          : "group/message py-3 [contain-intrinsic-size:auto_240px] [content-visibility:auto]"
+      }
+    >
+      <header className="mb-2 flex items-center gap-2">
+        <AgentAvatar name={agentName} />
+        <span className="text-sm font-medium text-fg">{agentName}</span>
+      </header>
+      <div className="min-w-0 sm:pl-8">
+        <AssistantParts parts={message.parts} live={live} />
+        {live ? null : (
+          <footer className="mt-2 flex min-h-7 items-center gap-1">
+            <MessageMeta metadata={message.metadata} />
+            {text ? (
+              <CopyButton
+                text={text}
+                label="Copy answer"
+                className="ml-auto opacity-0 group-hover/message:opacity-100 group-focus-within/message:opacity-100 focus-visible:opacity-100 max-sm:opacity-100"
+              />
+            ) : null}
+          </footer>
+        )}
+      </div>
+    </article>
+  );
+});

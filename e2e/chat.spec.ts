@@ -1,0 +1,245 @@
+// The chat page in Chromium against the offline model: streaming, resume after reload and in a
+// second tab, Stop, failure with Retry, history paging, the draft, and the keyboard.
+
+import {
+  answerText,
+  composer,
+  messages,
+  openChat,
+  send,
+  sendButton,
+  sendViaApi,
+  stopButton,
+  turnStatus,
+  waitForCompleted,
+  wordCount,
+} from "./support/chat";
+
+// Turns stream in real time, and the first page a fresh server renders takes a while.
+test.describe.configure({ timeout: 60_000 });
+
+import { expect, test } from "./support/fixtures";
+
+test("sends a message and shows the streamed reply", async ({ page }) => {
+  await openChat(page);
+  await send(page, "[slow:40] [echo] The quick brown fox jumps over the lazy dog. It naps.");
+  await expect(composer(page)).toHaveValue("");
+  await expect(messages(page, "user")).toHaveText(/The quick brown fox/);
+  await expect(turnStatus(page)).toHaveAttribute("data-state", /pending|active/);
+  await waitForCompleted(page);
+  await expect(messages(page, "assistant")).toHaveCount(1);
+  expect(await answerText(page)).toBe("The quick brown fox jumps over the lazy dog. It naps.");
+  await expect(messages(page, "assistant")).toHaveAttribute("data-message-id", /.+/);
+  await expect(messages(page, "assistant")).toContainText("Chief");
+});
+
+test("a reload mid-stream shows the partial answer and completes it without duplicates", async ({
+  page,
+}) => {
+  await openChat(page);
+  await send(page, "[slow:150] [words:200] tell me about rivers");
+  await expect(messages(page, "assistant").locator('[data-part="text"]')).not.toBeEmpty();
+  await page.reload();
+  await waitForCompleted(page);
+  await expect(messages(page, "user")).toHaveCount(1);
+  await expect(messages(page, "assistant")).toHaveCount(1);
+  expect(wordCount(await answerText(page))).toBe(200);
+});
+
+test("a second tab follows the same turn live", async ({ page, context }) => {
+  const id = await openChat(page);
+  await send(page, "[slow:150] [words:200] a second look");
+  await expect(messages(page, "assistant").locator('[data-part="text"]')).not.toBeEmpty();
+
+  const second = await context.newPage();
+  await second.goto(`/w/${id}`);
+  await expect(turnStatus(second)).toHaveAttribute("data-state", /pending|active/);
+  await expect(stopButton(second)).toBeVisible();
+  await waitForCompleted(second);
+  await waitForCompleted(page);
+  await expect(messages(second, "assistant")).toHaveCount(1);
+  const text = await answerText(second);
+  expect(wordCount(text)).toBe(200);
+  expect(await answerText(page)).toBe(text);
+});
+
+test("after a network drop the page says it is offline and finishes the answer once back", async ({
+  page,
+  context,
+}) => {
+  await openChat(page);
+  await send(page, "[slow:150] [words:200] through a tunnel");
+  await expect(messages(page, "assistant").locator('[data-part="text"]')).not.toBeEmpty();
+  await context.setOffline(true);
+  await expect(page.getByTestId("connection-status")).toContainText("You're offline");
+  await page.waitForTimeout(1_000);
+  await context.setOffline(false);
+  await waitForCompleted(page);
+  await expect(page.getByTestId("connection-status")).toBeHidden();
+  await expect(messages(page, "assistant")).toHaveCount(1);
+  expect(wordCount(await answerText(page))).toBe(200);
+});
+
+test("Stop ends the turn and keeps the partial answer", async ({ page }) => {
+  await openChat(page);
+  await send(page, "[hang] wait for it");
+  const answer = messages(page, "assistant").locator('[data-part="text"]');
+  await expect(answer).not.toBeEmpty();
+  const partial = await answerText(page);
+  await stopButton(page).click();
+  await expect(turnStatus(page)).toHaveAttribute("data-state", "cancelled");
+  await expect(turnStatus(page)).toContainText("Stopped");
+  await expect(stopButton(page)).toBeHidden();
+  expect(await answerText(page)).toBe(partial);
+
+  await page.reload();
+  await expect(messages(page, "assistant")).toHaveCount(1);
+  expect(await answerText(page)).toBe(partial);
+  await expect(messages(page, "assistant")).toContainText("Stopped");
+  await expect(turnStatus(page)).toHaveAttribute("data-state", "cancelled");
+});
+
+test("Send is refused while a turn runs, and Escape stops it", async ({ page }) => {
+  await openChat(page);
+  await send(page, "[hang] keep going");
+  await expect(stopButton(page)).toBeVisible();
+  await expect(sendButton(page)).toBeDisabled();
+  await expect(page.getByText("Chief is replying.")).toBeVisible();
+
+  await composer(page).fill("a second message");
+  await composer(page).press("Enter");
+  await expect(composer(page)).toHaveValue("a second message");
+  await expect(messages(page, "user")).toHaveCount(1);
+
+  await page.keyboard.press("Escape");
+  await expect(turnStatus(page)).toHaveAttribute("data-state", "cancelled");
+  await expect(sendButton(page)).toBeEnabled();
+});
+
+test("a model failure shows the reason with Retry, and Retry answers the same message", async ({
+  page,
+}) => {
+  await openChat(page);
+  // The offline model fails the first 3 calls of this prompt; one turn makes 3 (with retries).
+  await send(page, "[fail:3] please answer");
+  await expect(turnStatus(page)).toHaveAttribute("data-state", "failed");
+  await expect(turnStatus(page)).toContainText("The reply failed.");
+  const userMessageId = await messages(page, "user").getAttribute("data-message-id");
+
+  await page.getByRole("button", { name: "Retry" }).click();
+  await waitForCompleted(page);
+  await expect(messages(page, "user")).toHaveCount(1);
+  await expect(messages(page, "user")).toHaveAttribute("data-message-id", userMessageId ?? "");
+  await expect(messages(page, "assistant")).toHaveCount(1);
+  expect(wordCount(await answerText(page))).toBeGreaterThan(0);
+});
+
+test("a failure stays visible with Retry after a reload", async ({ page }) => {
+  await openChat(page);
+  await send(page, "[fail] no luck");
+  await expect(turnStatus(page)).toHaveAttribute("data-state", "failed");
+  await page.reload();
+  await expect(turnStatus(page)).toHaveAttribute("data-state", "failed");
+  await expect(page.getByRole("button", { name: "Retry" })).toBeVisible();
+});
+
+test("a tool call shows its name, input and output", async ({ page }) => {
+  await openChat(page);
+  await send(page, "What time is it? [tool:current_time]");
+  await waitForCompleted(page);
+  const tool = messages(page, "assistant").locator('[data-part="tool"]');
+  await expect(tool).toHaveAttribute("data-tool-name", "current_time");
+  await expect(tool).toContainText("Done");
+  await tool.locator("summary").click();
+  await expect(tool).toContainText("Input");
+  await expect(tool).toContainText("Output");
+});
+
+test("older history loads on scroll, keeping the view in place", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const id = await openChat(page);
+  for (const topic of ["alpha", "beta", "gamma", "delta"]) {
+    await sendViaApi(page, id, `[long] ${topic}`);
+  }
+  await page.reload();
+  await expect(messages(page)).toHaveCount(6);
+  await expect(messages(page, "user").first()).toHaveText(/beta/);
+
+  const firstShown = messages(page).first();
+  const firstId = await firstShown.getAttribute("data-message-id");
+  await page.locator('section[aria-label="Messages"]').hover();
+  for (let i = 0; i < 40 && (await messages(page).count()) < 8; i++) {
+    await page.mouse.wheel(0, -1500);
+    await page.waitForTimeout(100);
+  }
+  await expect(messages(page)).toHaveCount(8);
+  await expect(messages(page, "user").first()).toHaveText(/alpha/);
+  // The message that was first is still there, below the older ones: the view did not jump
+  // to the very top of the new content.
+  const kept = page.locator(`[data-message-id="${firstId}"]`);
+  await expect(kept).toBeAttached();
+  const scrollTop = await page
+    .locator('section[aria-label="Messages"]')
+    .evaluate((section) => section.parentElement?.parentElement?.scrollTop ?? 0);
+  expect(scrollTop).toBeGreaterThan(0);
+});
+
+test("the draft survives a reload and a failed send", async ({ page }) => {
+  await openChat(page);
+  await composer(page).fill("a thought worth keeping");
+  await page.reload();
+  await expect(composer(page)).toHaveValue("a thought worth keeping");
+
+  await page.route("**/api/workstreams/*/messages", (route) =>
+    route.request().method() === "POST"
+      ? route.fulfill({
+          status: 503,
+          json: { error: { code: "unavailable:test", message: "The server is busy." } },
+        })
+      : route.continue(),
+  );
+  await composer(page).press("Enter");
+  await expect(
+    page.getByRole("region", { name: "Notifications" }).getByRole("alert"),
+  ).toContainText("The server is busy.");
+  await expect(composer(page)).toHaveValue("a thought worth keeping");
+  await expect(messages(page, "user")).toHaveCount(0);
+  await page.unroute("**/api/workstreams/*/messages");
+  await page.reload();
+  await expect(composer(page)).toHaveValue("a thought worth keeping");
+});
+
+test("keyboard: / focuses the composer", async ({ page }) => {
+  await openChat(page);
+  await page.getByRole("heading", { name: "Start with Chief" }).click();
+  await expect(composer(page)).not.toBeFocused();
+  await page.keyboard.press("/");
+  await expect(composer(page)).toBeFocused();
+  await expect(composer(page)).toHaveValue("");
+});
+
+test("the offline model is explained, with its trigger table", async ({ page }) => {
+  await openChat(page);
+  await expect(page.getByText("You're talking to the offline model")).toBeVisible();
+  await page.getByRole("button", { name: "See all triggers" }).click();
+  const dialog = page.getByRole("dialog", { name: "Offline model triggers" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("[tool:NAME]");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the conversation and composer fit the screen", async ({ page }) => {
+    await openChat(page);
+    await send(page, "[echo] Small screens work too.");
+    await waitForCompleted(page);
+    await expect(sendButton(page)).toBeInViewport();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});

@@ -1,0 +1,117 @@
+// The workstream API's JSON routes as the chat page calls them. Every failure becomes a
+// ChatRequestError with the server's code, or `network:failed` when the request never landed.
+import { createSseParser } from "./sse";
+import {
+  asDescription,
+  asHistoryPage,
+  type ChatHistoryPage,
+  ChatRequestError,
+  isRecord,
+  parseStreamChunk,
+  readRequestError,
+  type TurnStatusEvent,
+  type WorkstreamDescription,
+} from "./wire";
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export type ApiOptions = { fetch?: FetchLike; signal?: AbortSignal };
+
+export function workstreamPath(workstreamId: string, rest = ""): string {
+  return `/api/workstreams/${encodeURIComponent(workstreamId)}${rest}`;
+}
+
+/** fetch, with network failures turned into a ChatRequestError (aborts pass through). */
+export async function request(
+  url: string,
+  init: RequestInit,
+  fetchImpl: FetchLike = (input, options) => fetch(input, options),
+): Promise<Response> {
+  try {
+    return await fetchImpl(url, { credentials: "same-origin", cache: "no-store", ...init });
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ChatRequestError("network:failed", `Could not reach the server (${reason}).`);
+  }
+}
+
+async function getJson<T>(
+  url: string,
+  parse: (value: unknown) => T | null,
+  { fetch: fetchImpl, signal }: ApiOptions,
+  init: RequestInit = {},
+): Promise<T> {
+  const response = await request(url, { ...init, signal }, fetchImpl);
+  if (!response.ok) throw await readRequestError(response);
+  const parsed = parse(await response.json());
+  if (parsed === null) {
+    throw new ChatRequestError("internal:response", "The server sent an unexpected answer.", {
+      status: response.status,
+    });
+  }
+  return parsed;
+}
+
+export function fetchWorkstream(
+  workstreamId: string,
+  options: ApiOptions = {},
+): Promise<WorkstreamDescription> {
+  return getJson(workstreamPath(workstreamId), asDescription, options);
+}
+
+export function fetchHistoryPage(
+  workstreamId: string,
+  { beforeMessageId, take }: { beforeMessageId?: string; take?: number } = {},
+  options: ApiOptions = {},
+): Promise<ChatHistoryPage> {
+  const query = new URLSearchParams();
+  if (take !== undefined) query.set("take", String(take));
+  if (beforeMessageId) query.set("beforeMessageId", beforeMessageId);
+  const suffix = query.size > 0 ? `?${query}` : "";
+  return getJson(workstreamPath(workstreamId, `/messages${suffix}`), asHistoryPage, options);
+}
+
+export type StopResult = { turnId: string | null; state: string | null };
+
+/** Stops the running turn on the server; answers once it has ended. */
+export function stopTurn(workstreamId: string, options: ApiOptions = {}): Promise<StopResult> {
+  return getJson(
+    workstreamPath(workstreamId, "/stop"),
+    (value) =>
+      isRecord(value)
+        ? {
+            turnId: typeof value.turnId === "string" ? value.turnId : null,
+            state: typeof value.state === "string" ? value.state : null,
+          }
+        : null,
+    options,
+    { method: "POST" },
+  );
+}
+
+/**
+ * How the workstream's last turn ended: its final status event, read from the tail of the event
+ * log (nothing runs, so `/events` answers with the stored events and `[DONE]` at once).
+ */
+export async function fetchLastStatus(
+  workstreamId: string,
+  latestOffset: number,
+  options: ApiOptions = {},
+): Promise<TurnStatusEvent | null> {
+  if (latestOffset < 1) return null;
+  const response = await request(
+    workstreamPath(workstreamId, `/events?after=${latestOffset - 1}`),
+    { headers: { accept: "text/event-stream" }, signal: options.signal },
+    options.fetch,
+  );
+  if (!response.ok) throw await readRequestError(response);
+  const parser = createSseParser();
+  let last: TurnStatusEvent | null = null;
+  for (const event of parser.push(`${await response.text()}\n\n`)) {
+    if (event.data === "[DONE]") continue;
+    const parsed = parseStreamChunk(event.data);
+    if (parsed?.kind === "status") last = parsed.status;
+  }
+  return last;
+}

@@ -1,0 +1,147 @@
+// The chat page's one ChatTransport for useChat. `sendMessages` POSTs only the new user message
+// (or re-POSTs a failed one: Retry) and streams the turn; `reconnectToStream` finds the running
+// turn and replays it from its first event, so a reload or a second tab rebuilds the answer
+// without duplicates (resumeStreamIsReplay). Both streams survive dropped connections.
+import type { ChatTransport, UIMessageChunk } from "ai";
+import { type FetchLike, fetchWorkstream, request, workstreamPath } from "./api";
+import {
+  type ConnectionState,
+  followTurnStream,
+  type RetrySettings,
+  type StreamEnvironment,
+} from "./follow-stream";
+import {
+  type ChatMessage,
+  ChatRequestError,
+  readRequestError,
+  type WorkstreamDescription,
+} from "./wire";
+
+export type TransportEvents = {
+  /** The server accepted a user message and opened its turn. */
+  onAccepted?: (accepted: { messageId: string; turnId: string | null }) => void;
+  onOffset?: (offset: number) => void;
+  onConnection?: (state: ConnectionState) => void;
+  /** A stream lost track of its turn (it ended while disconnected): reload history. */
+  onLost?: () => void;
+  /** A resume found no running turn; the description says what is there instead. */
+  onNothingToResume?: (description: WorkstreamDescription) => void;
+};
+
+export type WorkstreamTransportOptions = {
+  workstreamId: string;
+  events?: TransportEvents;
+  fetch?: FetchLike;
+  retry?: Partial<RetrySettings>;
+  environment?: Partial<StreamEnvironment>;
+};
+
+const SSE_ACCEPT = { accept: "text/event-stream" };
+
+export class WorkstreamTransport implements ChatTransport<ChatMessage> {
+  readonly resumeStreamIsReplay = true;
+  private readonly options: WorkstreamTransportOptions;
+
+  constructor(options: WorkstreamTransportOptions) {
+    this.options = options;
+  }
+
+  async sendMessages({
+    messages,
+    messageId,
+    abortSignal,
+  }: Parameters<ChatTransport<ChatMessage>["sendMessages"]>[0]): Promise<
+    ReadableStream<UIMessageChunk>
+  > {
+    const message =
+      (messageId ? messages.find((m) => m.id === messageId) : undefined) ??
+      messages.findLast((m) => m.role === "user");
+    if (message?.role !== "user") {
+      throw new ChatRequestError("bad_request:empty_message", "There is no message to send.");
+    }
+    const parts = message.parts.flatMap((part) =>
+      part.type === "text" ? [{ type: "text" as const, text: part.text }] : [],
+    );
+    const response = await request(
+      workstreamPath(this.options.workstreamId, "/messages"),
+      {
+        method: "POST",
+        headers: { ...SSE_ACCEPT, "content-type": "application/json" },
+        body: JSON.stringify({ message: { id: message.id, role: "user", parts } }),
+        signal: abortSignal,
+      },
+      this.options.fetch,
+    ).catch((error: unknown) => {
+      if (error instanceof ChatRequestError) error.messageId = message.id;
+      throw error;
+    });
+    if (!response.ok) {
+      const error = await readRequestError(response);
+      error.messageId = message.id;
+      throw error;
+    }
+    const turnId = response.headers.get("x-turn-id");
+    this.options.events?.onAccepted?.({ messageId: message.id, turnId });
+    return this.follow({ response, after: null, turnId, signal: abortSignal });
+  }
+
+  async reconnectToStream({
+    abortSignal,
+  }: Parameters<
+    ChatTransport<ChatMessage>["reconnectToStream"]
+  >[0]): Promise<ReadableStream<UIMessageChunk> | null> {
+    const description = await fetchWorkstream(this.options.workstreamId, {
+      fetch: this.options.fetch,
+      signal: abortSignal,
+    });
+    const turn = description.activeTurn;
+    if (!turn || turn.state === "suspended") {
+      this.options.events?.onNothingToResume?.(description);
+      return null;
+    }
+    return this.follow({
+      response: null,
+      after: Math.max(0, turn.firstOffset - 1),
+      turnId: turn.id,
+      signal: abortSignal,
+    });
+  }
+
+  private follow({
+    response,
+    after,
+    turnId,
+    signal,
+  }: {
+    response: Response | null;
+    after: number | null;
+    turnId: string | null;
+    signal: AbortSignal | undefined;
+  }): ReadableStream<UIMessageChunk> {
+    const { workstreamId, events, fetch: fetchImpl } = this.options;
+    return followTurnStream({
+      response,
+      after,
+      signal,
+      retry: this.options.retry,
+      environment: this.options.environment,
+      onOffset: events?.onOffset,
+      onConnection: events?.onConnection,
+      onLost: events?.onLost,
+      reconnect: (from, connectionSignal) =>
+        request(
+          workstreamPath(workstreamId, `/events?after=${from}`),
+          { headers: SSE_ACCEPT, signal: connectionSignal },
+          fetchImpl,
+        ),
+      locate: async (locateSignal) => {
+        const description = await fetchWorkstream(workstreamId, {
+          fetch: fetchImpl,
+          signal: locateSignal,
+        });
+        const active = description.activeTurn;
+        return active && active.id === turnId ? Math.max(0, active.firstOffset - 1) : null;
+      },
+    });
+  }
+}
