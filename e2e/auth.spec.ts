@@ -3,6 +3,7 @@ import {
   DEMO,
   fillSignIn,
   fillSignUp,
+  HOME,
   newUser,
   openOrganizationSettings,
   personalOrganizationName,
@@ -20,17 +21,18 @@ test("sign up lands in the shell showing the new user's own organization", async
   await expect(page.getByRole("button", organizationButton)).toContainText(
     personalOrganizationName(user),
   );
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome, Ada");
-  await expect(page.getByText("Your workstreams will appear here")).toBeVisible();
+  // Home is the user's direct workstream with the chief.
+  await expect(page).toHaveURL(HOME);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Workstreams" })).toBeVisible();
 });
 
 test("a signed-in visitor to sign-in or sign-up is sent home", async ({ page }) => {
   await signUp(page);
   await page.goto("/sign-in");
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL(HOME);
   await page.goto("/sign-up");
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL(HOME);
 });
 
 test("signing out from the user menu, then signing in again, returns to the shell", async ({
@@ -155,7 +157,7 @@ test("the organization switcher switches between two organizations", async ({ pa
   await page.getByRole("menuitemradio", { name: team }).click();
 
   await expect(switcher).toContainText(team);
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL(HOME);
   await page.reload();
   await expect(switcher).toContainText(team);
 
@@ -165,7 +167,7 @@ test("the organization switcher switches between two organizations", async ({ pa
 
   await switcher.click();
   await page.getByRole("menuitemradio", { name: personal }).click();
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL(HOME);
   await expect(switcher).toContainText(personal);
   // Still a member of both: the other organization's page stays open to this user.
   await page.goto(`/organizations/${teamId}`);

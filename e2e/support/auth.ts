@@ -3,6 +3,9 @@ import { expect, type Page } from "@playwright/test";
 
 export type TestUser = { name: string; email: string; password: string };
 
+/** Where the signed-in home lands: the user's direct workstream with the chief. */
+export const HOME = /\/w\/direct_chief_user_/;
+
 export const DEMO = {
   password: "workstreams-demo",
   admin: { email: "admin@demo.workstreams.dev", name: "Ada Admin" },
@@ -40,7 +43,7 @@ export async function fillSignUp(page: Page, user: TestUser): Promise<void> {
 /** Signs a new user up and waits for the signed-in shell. */
 export async function signUp(page: Page, user: TestUser = newUser()): Promise<TestUser> {
   await fillSignUp(page, user);
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL(HOME);
   await expect(page.getByRole("button", { name: "User menu" })).toBeVisible();
   return user;
 }
@@ -60,7 +63,7 @@ export async function signIn(
   credentials: { email: string; password: string },
 ): Promise<void> {
   await fillSignIn(page, credentials);
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL(HOME);
   await expect(page.getByRole("button", { name: "User menu" })).toBeVisible();
 }
 
