@@ -3,7 +3,7 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-const PORT = 3100;
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${PORT}`;
 // A fresh embedded database per run. Workers re-evaluate this file but only the main process starts
 // the server, so the value they compute is never used.
