@@ -1,0 +1,300 @@
+// The production build the benchmark serves with `next start`. Others edit and rebuild the repo
+// while a benchmark runs, so the servers never run from the repo's own `.next`: either a fresh
+// `.next` is copied (when its BUILD_ID is newer than every source file and no build is running),
+// or the current sources are copied and built privately. Both live in .data/bench/app (git-ignored,
+// inside the repo so Turbopack's root and node_modules resolve as usual) and are reused while the
+// sources do not change.
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import path from "node:path";
+import { exited, spawnTracked, stopChild } from "./children";
+
+export const REPO = path.resolve(import.meta.dirname, "../..");
+const APP_DIR = path.join(REPO, ".data", "bench", "app");
+// Builds and copies are made here and swapped in only when complete: an interrupted build never
+// destroys the last good one.
+const STAGING_DIR = path.join(REPO, ".data", "bench", "app-staging");
+const NEXT_BIN = path.join(REPO, "node_modules", "next", "dist", "bin", "next");
+
+const SOURCE_DIRS = ["app", "components", "lib", "db", "public", "hooks", "styles"];
+const SOURCE_FILES = [
+  "instrumentation.ts",
+  "middleware.ts",
+  "proxy.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+  "next-env.d.ts",
+];
+
+export type AppBuild = {
+  dir: string;
+  buildId: string;
+  source: "snapshot" | "shadow-build" | "stale-snapshot";
+  fingerprint: string;
+  buildSeconds?: number;
+  warning?: string;
+};
+
+function isTestFile(file: string): boolean {
+  return /\.(test|spec)\.[cm]?[tj]sx?$/.test(file);
+}
+
+function walk(dir: string, out: string[]): void {
+  let entries: import("node:fs").Dirent[] = [];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, out);
+    else if (entry.isFile() && !isTestFile(entry.name)) out.push(full);
+  }
+}
+
+function sourceFiles(): string[] {
+  const files: string[] = [];
+  for (const dir of SOURCE_DIRS) walk(path.join(REPO, dir), files);
+  for (const file of SOURCE_FILES) {
+    if (existsSync(path.join(REPO, file))) files.push(path.join(REPO, file));
+  }
+  return files.sort();
+}
+
+/** Content hash of the build inputs, and the newest modification time among them. */
+function fingerprintSources(): { fingerprint: string; newestMs: number } {
+  const hash = createHash("sha1");
+  let newestMs = 0;
+  for (const file of sourceFiles()) {
+    const stat = statSync(file);
+    newestMs = Math.max(newestMs, stat.mtimeMs);
+    hash.update(path.relative(REPO, file));
+    hash.update(readFileSync(file));
+  }
+  return { fingerprint: hash.digest("hex").slice(0, 16), newestMs };
+}
+
+/** Another `next build` running on this machine (it would rewrite `.next` under us). */
+function buildRunning(): boolean {
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ");
+      if (/next-build|next\S* build/.test(cmd) && !cmd.includes(APP_DIR)) return true;
+    } catch {
+      // gone
+    }
+  }
+  return false;
+}
+
+function swapIn(): void {
+  rmSync(APP_DIR, { recursive: true, force: true });
+  renameSync(STAGING_DIR, APP_DIR);
+}
+
+function readStamp(): { fingerprint?: string; buildId?: string; source?: string } {
+  try {
+    return JSON.parse(readFileSync(path.join(APP_DIR, "bench-stamp.json"), "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+function copyRuntimeFiles(target: string): void {
+  // What `next start` and the app read at run time besides `.next`.
+  for (const file of ["next.config.ts", "package.json", "tsconfig.json"]) {
+    if (existsSync(path.join(REPO, file))) cpSync(path.join(REPO, file), path.join(target, file));
+  }
+  cpSync(path.join(REPO, "db", "migrations"), path.join(target, "db", "migrations"), {
+    recursive: true,
+  });
+  if (existsSync(path.join(REPO, "public"))) {
+    cpSync(path.join(REPO, "public"), path.join(target, "public"), { recursive: true });
+  }
+}
+
+function snapshot(target: string): string | null {
+  const nextDir = path.join(REPO, ".next");
+  const before = readFileSync(path.join(nextDir, "BUILD_ID"), "utf8").trim();
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  cpSync(nextDir, path.join(target, ".next"), {
+    recursive: true,
+    filter: (src) => {
+      const rel = path.relative(nextDir, src);
+      return !(
+        rel === "cache" ||
+        rel === "dev" ||
+        rel.startsWith(`cache${path.sep}`) ||
+        rel.startsWith(`dev${path.sep}`) ||
+        rel === "trace"
+      );
+    },
+  });
+  copyRuntimeFiles(target);
+  const after = existsSync(path.join(nextDir, "BUILD_ID"))
+    ? readFileSync(path.join(nextDir, "BUILD_ID"), "utf8").trim()
+    : "";
+  if (after !== before || buildRunning()) return null;
+  return before;
+}
+
+async function shadowBuild(
+  target: string,
+  log: (line: string) => void,
+): Promise<{ buildId: string; seconds: number }> {
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  for (const dir of SOURCE_DIRS) {
+    const src = path.join(REPO, dir);
+    if (!existsSync(src)) continue;
+    cpSync(src, path.join(target, dir), {
+      recursive: true,
+      filter: (file) => !isTestFile(path.basename(file)),
+    });
+  }
+  for (const file of SOURCE_FILES) {
+    // No lockfile in the copy: Turbopack's root stays the repo, so node_modules resolves there.
+    if (file === "package-lock.json") continue;
+    if (existsSync(path.join(REPO, file))) cpSync(path.join(REPO, file), path.join(target, file));
+  }
+  const started = Date.now();
+  log(`building a private copy of the sources in ${path.relative(REPO, target)} (next build)…`);
+  const child = spawnTracked(process.execPath, [NEXT_BIN, "build"], {
+    cwd: target,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (data: Buffer) => {
+    output = (output + data.toString()).slice(-100_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const timer = setTimeout(() => void stopChild(child, 2_000), 10 * 60_000);
+  await exited(child);
+  clearTimeout(timer);
+  const seconds = (Date.now() - started) / 1000;
+  if (child.exitCode !== 0) {
+    const tail = output.trim().split("\n").slice(-25).join("\n");
+    throw new Error(`next build failed (exit ${child.exitCode ?? child.signalCode}):\n${tail}`);
+  }
+  return { buildId: readFileSync(path.join(target, ".next", "BUILD_ID"), "utf8").trim(), seconds };
+}
+
+export async function prepareApp(
+  mode: "auto" | "snapshot" | "shadow" | "reuse",
+  log: (line: string) => void,
+): Promise<AppBuild> {
+  const { fingerprint, newestMs } = fingerprintSources();
+  const stamp = readStamp();
+  if (mode === "reuse") {
+    if (!stamp.buildId || !existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) {
+      throw new Error("--build=reuse: there is no earlier bench build in .data/bench/app");
+    }
+    const same = stamp.fingerprint === fingerprint;
+    log(
+      `reusing the build in .data/bench/app${same ? "" : " (the sources changed since it was built)"}`,
+    );
+    return {
+      dir: APP_DIR,
+      buildId: stamp.buildId,
+      source: stamp.source === "shadow-build" ? "shadow-build" : "snapshot",
+      fingerprint: stamp.fingerprint ?? "?",
+      ...(same
+        ? {}
+        : { warning: "--build=reuse: served an earlier build; the sources have changed since" }),
+    };
+  }
+  if (stamp.fingerprint === fingerprint && stamp.buildId && mode === "auto") {
+    log(`reusing the build in .data/bench/app (${stamp.source}, sources unchanged)`);
+    return {
+      dir: APP_DIR,
+      buildId: stamp.buildId,
+      source: stamp.source === "shadow-build" ? "shadow-build" : "snapshot",
+      fingerprint,
+    };
+  }
+  const saveStamp = (build: AppBuild) => {
+    writeFileSync(
+      path.join(APP_DIR, "bench-stamp.json"),
+      JSON.stringify({ fingerprint, buildId: build.buildId, source: build.source }),
+    );
+    return build;
+  };
+
+  const repoBuildId = path.join(REPO, ".next", "BUILD_ID");
+  const fresh = existsSync(repoBuildId) && statSync(repoBuildId).mtimeMs > newestMs;
+  if (mode === "snapshot" || (mode === "auto" && fresh)) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (buildRunning()) {
+        log("another next build is running; waiting for it…");
+        const until = Date.now() + 5 * 60_000;
+        while (buildRunning() && Date.now() < until) await new Promise((r) => setTimeout(r, 2_000));
+      }
+      if (!existsSync(repoBuildId)) break;
+      const buildId = snapshot(STAGING_DIR);
+      if (buildId) {
+        swapIn();
+        const stillFresh = statSync(repoBuildId).mtimeMs > newestMs;
+        log(`copied the repo's .next (BUILD_ID ${buildId}) to .data/bench/app`);
+        return saveStamp({
+          dir: APP_DIR,
+          buildId,
+          source: "snapshot",
+          fingerprint,
+          ...(stillFresh ? {} : { warning: "the sources changed while copying" }),
+        });
+      }
+    }
+    if (mode === "snapshot") throw new Error("could not copy a consistent .next");
+  }
+
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    try {
+      const { buildId, seconds } = await shadowBuild(STAGING_DIR, log);
+      copyRuntimeFiles(STAGING_DIR);
+      swapIn();
+      log(`built in ${seconds.toFixed(0)} s (BUILD_ID ${buildId})`);
+      return saveStamp({
+        dir: APP_DIR,
+        buildId,
+        source: "shadow-build",
+        fingerprint,
+        buildSeconds: seconds,
+      });
+    } catch (error) {
+      lastError = error;
+      log(`build attempt ${attempt} failed: ${error instanceof Error ? error.message : error}`);
+      if (attempt === 1) await new Promise((r) => setTimeout(r, 15_000));
+    }
+  }
+  if (existsSync(repoBuildId)) {
+    const buildId = snapshot(STAGING_DIR);
+    if (buildId) {
+      swapIn();
+      const warning = `next build of the current sources failed; serving the repo's older .next (BUILD_ID ${buildId}). ${String(lastError).slice(0, 500)}`;
+      log(`WARNING: ${warning}`);
+      return { dir: APP_DIR, buildId, source: "stale-snapshot", fingerprint, warning };
+    }
+  }
+  throw lastError;
+}
+
+export { NEXT_BIN };

@@ -1,0 +1,204 @@
+// Command-line flags of `npm run bench -- …`. Every knob has a default sized so the whole default
+// run stays under ~10 minutes on a 2-core machine; `--quick` is a ~1-minute smoke run.
+
+export const SECTIONS = ["overhead", "concurrency", "history", "client"] as const;
+export type Section = (typeof SECTIONS)[number];
+export type DbKind = "pglite" | "postgres";
+
+export type Options = {
+  sections: Set<Section>;
+  dbs: DbKind[];
+  quick: boolean;
+  name: string;
+  /** Admin URL of the throwaway Postgres cluster; the bench creates and drops its own database. */
+  pgUrl: string;
+  /** Sequential turns per variant in the overhead run. */
+  turns: number;
+  warmupTurns: number;
+  /** Users (= workstreams) the sequential turns rotate over; bounds each history's length. */
+  overheadUsers: number;
+  /** Words per answer in the overhead run ([words:N]). */
+  overheadWords: number;
+  levels: number[];
+  /** Turns per level: rounds of `level` simultaneous turns until at least this many were sampled. */
+  turnsPerLevel: number;
+  concurrencyWords: number;
+  chunkDelayMs: number;
+  historyMessages: number;
+  historyRequests: number;
+  clientMessages: number[];
+  clientRepeats: number;
+  composerSelector: string;
+  /** auto: reuse a fresh `.next` (copied) or build a private copy of the sources. */
+  build: "auto" | "snapshot" | "shadow" | "reuse";
+  keep: boolean;
+  /** Hard limit for the whole run; everything is torn down when it passes. */
+  deadlineMs: number;
+  verbose: boolean;
+};
+
+const HELP = `npm run bench -- [flags]
+
+  --only=overhead,concurrency,history,client   sections to run (default: all)
+  --db=pglite,postgres                         database variants (default: both)
+  --quick                                      ~1-minute smoke run (small counts)
+  --name=NAME                                  results file prefix (default: bench / quick)
+  --pg-url=URL                                 admin URL of the throwaway cluster
+                                               (default: $BENCH_PG_URL or
+                                               postgres://postgres@127.0.0.1:54329/postgres)
+  --turns=N --warmup=N --overhead-users=N --overhead-words=N
+  --levels=25,50,100,200 --turns-per-level=N --concurrency-words=N
+  --chunk-delay=MS                             OFFLINE_MODEL_CHUNK_DELAY_MS (default 15)
+  --history-messages=N --history-requests=N
+  --client-messages=10,10000 --client-repeats=N --composer-selector=CSS
+  --build=auto|snapshot|shadow|reuse           how the production build is obtained: auto
+                                               copies a fresh .next or builds a private copy
+                                               of the sources; reuse serves the last bench
+                                               build even if the sources changed
+  --keep                                       keep temp dirs and the bench databases
+  --deadline=SECONDS                           hard limit for the whole run
+  --verbose                                    print server output
+`;
+
+function list(value: string): string[] {
+  return value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+function int(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} needs a non-negative integer`);
+  return n;
+}
+
+export function parseOptions(argv: readonly string[]): Options {
+  const flags = new Map<string, string>();
+  for (const arg of argv) {
+    if (arg === "--help" || arg === "-h") {
+      console.log(HELP);
+      process.exit(0);
+    }
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!match?.[1]) throw new Error(`Unknown argument ${arg}\n\n${HELP}`);
+    flags.set(match[1], match[2] ?? "true");
+  }
+  const quick = flags.get("quick") === "true";
+  const options: Options = {
+    sections: new Set(SECTIONS),
+    dbs: ["pglite", "postgres"],
+    quick,
+    name: quick ? "quick" : "bench",
+    pgUrl: process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:54329/postgres",
+    turns: quick ? 30 : 200,
+    warmupTurns: quick ? 5 : 20,
+    overheadUsers: quick ? 5 : 10,
+    overheadWords: 60,
+    levels: quick ? [10, 25] : [25, 50, 100, 200],
+    turnsPerLevel: quick ? 1 : 200,
+    concurrencyWords: 150,
+    chunkDelayMs: 15,
+    historyMessages: quick ? 10_000 : 100_000,
+    historyRequests: quick ? 50 : 200,
+    clientMessages: [10, 10_000],
+    clientRepeats: quick ? 1 : 3,
+    composerSelector:
+      '[data-testid="composer"] textarea, textarea[name="message"], form textarea, [contenteditable="true"]',
+    build: "auto",
+    keep: false,
+    deadlineMs: (quick ? 6 : 25) * 60_000,
+    verbose: false,
+  };
+  for (const [name, value] of flags) {
+    switch (name) {
+      case "quick":
+        break;
+      case "only": {
+        const wanted = list(value);
+        for (const section of wanted) {
+          if (!(SECTIONS as readonly string[]).includes(section)) {
+            throw new Error(`--only: unknown section "${section}" (${SECTIONS.join(", ")})`);
+          }
+        }
+        options.sections = new Set(wanted as Section[]);
+        break;
+      }
+      case "db": {
+        const dbs = list(value);
+        for (const db of dbs) {
+          if (db !== "pglite" && db !== "postgres") throw new Error(`--db: unknown "${db}"`);
+        }
+        options.dbs = dbs as DbKind[];
+        break;
+      }
+      case "name":
+        options.name = value.replace(/[^\w.-]+/g, "-");
+        break;
+      case "pg-url":
+        options.pgUrl = value;
+        break;
+      case "turns":
+        options.turns = Math.max(1, int(name, value));
+        break;
+      case "warmup":
+        options.warmupTurns = int(name, value);
+        break;
+      case "overhead-users":
+        options.overheadUsers = Math.max(1, int(name, value));
+        break;
+      case "overhead-words":
+        options.overheadWords = Math.max(1, int(name, value));
+        break;
+      case "levels":
+        options.levels = list(value).map((v) => Math.max(1, int(name, v)));
+        break;
+      case "turns-per-level":
+        options.turnsPerLevel = int(name, value);
+        break;
+      case "concurrency-words":
+        options.concurrencyWords = Math.max(1, int(name, value));
+        break;
+      case "chunk-delay":
+        options.chunkDelayMs = int(name, value);
+        break;
+      case "history-messages":
+        options.historyMessages = Math.max(20, int(name, value));
+        break;
+      case "history-requests":
+        options.historyRequests = Math.max(1, int(name, value));
+        break;
+      case "client-messages":
+        options.clientMessages = list(value).map((v) => int(name, v));
+        break;
+      case "client-repeats":
+        options.clientRepeats = Math.max(1, int(name, value));
+        break;
+      case "composer-selector":
+        options.composerSelector = value;
+        break;
+      case "build":
+        if (value !== "auto" && value !== "snapshot" && value !== "shadow" && value !== "reuse") {
+          throw new Error("--build is auto, snapshot, shadow or reuse");
+        }
+        options.build = value;
+        break;
+      case "keep":
+        options.keep = value !== "false";
+        break;
+      case "deadline":
+        options.deadlineMs = Math.max(10, int(name, value)) * 1000;
+        break;
+      case "verbose":
+        options.verbose = value !== "false";
+        break;
+      default:
+        throw new Error(`Unknown flag --${name}\n\n${HELP}`);
+    }
+  }
+  const url = new URL(options.pgUrl);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) {
+    throw new Error("--pg-url must point at 127.0.0.1: the benchmark only talks to this machine.");
+  }
+  return options;
+}

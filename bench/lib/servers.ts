@@ -1,0 +1,220 @@
+// The servers under test, each a child process on 127.0.0.1: the app (`next start` on the
+// production build, PGlite or Postgres) and the bare baseline. Knows which process in the tree
+// actually serves (holds the listening socket), for CPU and RSS readings.
+import type { ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { REPO } from "./app-build";
+import { spawnTracked, stopChild } from "./children";
+import { listeningPid, processTree } from "./procfs";
+
+export type ServerKind = "pglite" | "postgres" | "baseline";
+
+export type Server = {
+  kind: ServerKind;
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** The process that serves HTTP (for `next start` the next-server process). */
+  pid: number;
+  tree: Array<{ pid: number; name: string }>;
+  startMs: number;
+  output(): string;
+  stop(): Promise<void>;
+};
+
+export const BENCH_SECRET = "bench-only-secret-0123456789-abcdefghijklmnop";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ["DATABASE_URL", "PGLITE_DATA_DIR", "OPENAI_API_KEY", "NODE_OPTIONS", "PORT"]) {
+    delete env[key];
+  }
+  env.PATH = `${path.join(REPO, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`;
+  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+}
+
+async function waitReady(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  probePath: string,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `server exited (${child.exitCode ?? child.signalCode}):\n${output().slice(-3000)}`,
+      );
+    }
+    try {
+      const response = await fetch(`${url}${probePath}`, { signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not become ready in ${timeoutMs} ms:\n${output().slice(-3000)}`);
+}
+
+async function launch(input: {
+  kind: ServerKind;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  port: number;
+  probePath: string;
+  verbose: boolean;
+}): Promise<Server> {
+  const started = performance.now();
+  const child = spawnTracked(process.execPath, input.args, {
+    cwd: input.cwd,
+    env: input.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (data: Buffer) => {
+    const text = data.toString();
+    output = (output + text).slice(-200_000);
+    if (input.verbose) process.stderr.write(`[${input.kind}] ${text}`);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const url = `http://127.0.0.1:${input.port}`;
+  try {
+    await waitReady(url, child, () => output, input.probePath, 120_000);
+  } catch (error) {
+    await stopChild(child, 2_000);
+    throw error;
+  }
+  const startMs = performance.now() - started;
+  const rootPid = child.pid ?? -1;
+  const pid = listeningPid(rootPid, input.port) ?? rootPid;
+  return {
+    kind: input.kind,
+    url,
+    port: input.port,
+    child,
+    pid,
+    tree: processTree(rootPid),
+    startMs,
+    output: () => output,
+    stop: () => stopChild(child),
+  };
+}
+
+export type AppEnv = {
+  kind: "pglite" | "postgres";
+  appDir: string;
+  pgliteDataDir?: string;
+  databaseUrl?: string;
+  chunkDelayMs: number;
+  verbose: boolean;
+  /** Extra node flags for the server (e.g. --cpu-prof). */
+  nodeArgs?: string[];
+  port?: number;
+};
+
+export async function startApp(options: AppEnv): Promise<Server> {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const env = baseEnv({
+    NODE_ENV: "production",
+    WORKSTREAMS_SEED_DEMO: "0",
+    BETTER_AUTH_SECRET: BENCH_SECRET,
+    BETTER_AUTH_URL: url,
+    WORKSTREAMS_RATE_LIMIT_TURNS: "1000000",
+    OFFLINE_MODEL_CHUNK_DELAY_MS: String(options.chunkDelayMs),
+    ...(options.kind === "postgres"
+      ? { DATABASE_URL: options.databaseUrl ?? "" }
+      : { PGLITE_DATA_DIR: options.pgliteDataDir ?? "" }),
+  });
+  const nextBin = path.join(REPO, "node_modules", "next", "dist", "bin", "next");
+  return launch({
+    kind: options.kind,
+    args: [...(options.nodeArgs ?? []), nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    cwd: options.appDir,
+    env,
+    port,
+    // 401 once the app (and its start-up: migrations, lease loop) is up.
+    probePath: "/api/me",
+    verbose: options.verbose,
+  });
+}
+
+/**
+ * The app's route handlers served from source (tests/support/serve.ts under tsx) instead of the
+ * Next build: the same lib/ code with readable file:line frames, for CPU profiles.
+ */
+export async function startSourceServer(options: Omit<AppEnv, "appDir">): Promise<Server> {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  return launch({
+    kind: options.kind,
+    args: [
+      ...(options.nodeArgs ?? []),
+      "--import",
+      "tsx",
+      path.join(REPO, "tests", "support", "serve.ts"),
+    ],
+    cwd: REPO,
+    env: baseEnv({
+      NODE_ENV: "production",
+      PORT: String(port),
+      WORKSTREAMS_SEED_DEMO: "0",
+      BETTER_AUTH_SECRET: BENCH_SECRET,
+      BETTER_AUTH_URL: url,
+      WORKSTREAMS_RATE_LIMIT_TURNS: "1000000",
+      OFFLINE_MODEL_CHUNK_DELAY_MS: String(options.chunkDelayMs),
+      ...(options.kind === "postgres"
+        ? { DATABASE_URL: options.databaseUrl ?? "" }
+        : { PGLITE_DATA_DIR: options.pgliteDataDir ?? "" }),
+    }),
+    port,
+    probePath: "/api/me",
+    verbose: options.verbose,
+  });
+}
+
+export async function startBaseline(options: {
+  chunkDelayMs: number;
+  verbose: boolean;
+  nodeArgs?: string[];
+}): Promise<Server> {
+  const port = await freePort();
+  return launch({
+    kind: "baseline",
+    args: [
+      ...(options.nodeArgs ?? []),
+      "--import",
+      "tsx",
+      path.join(REPO, "bench", "baseline-server.ts"),
+    ],
+    cwd: REPO,
+    env: baseEnv({
+      NODE_ENV: "production",
+      PORT: String(port),
+      OFFLINE_MODEL_CHUNK_DELAY_MS: String(options.chunkDelayMs),
+    }),
+    port,
+    probePath: "/ready",
+    verbose: options.verbose,
+  });
+}

@@ -1,0 +1,136 @@
+// 5. Client weight and long histories: the chat route's first-load JS (raw and gzip) from the
+// build's route-bundle-stats.json, and the time until the chat page is usable (composer enabled)
+// in Chromium for a workstream with few and with many messages.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { gzipSync } from "node:zlib";
+import type { Client } from "../lib/http";
+import { round, type Summary, summarize } from "../lib/stats";
+
+export const CHAT_ROUTE = /^\/w\/\[[^\]]+\]$/;
+
+export type BundleWeight = {
+  route: string;
+  chunks: number;
+  rawBytes: number;
+  gzipBytes: number;
+  /** As Next reports it (uncompressed). */
+  reportedRawBytes?: number;
+};
+
+type RouteStats = {
+  route: string;
+  firstLoadUncompressedJsBytes?: number;
+  firstLoadChunkPaths?: string[];
+};
+
+export function chatRouteWeight(appDir: string): BundleWeight | null {
+  const file = path.join(appDir, ".next", "diagnostics", "route-bundle-stats.json");
+  if (!existsSync(file)) return null;
+  const stats = JSON.parse(readFileSync(file, "utf8")) as RouteStats[];
+  const entry = stats.find((item) => CHAT_ROUTE.test(item.route));
+  if (!entry) return null;
+  let rawBytes = 0;
+  let gzipBytes = 0;
+  const chunks = entry.firstLoadChunkPaths ?? [];
+  for (const chunk of chunks) {
+    const data = readFileSync(path.join(appDir, chunk));
+    rawBytes += data.length;
+    gzipBytes += gzipSync(data, { level: 9 }).length;
+  }
+  return {
+    route: entry.route,
+    chunks: chunks.length,
+    rawBytes,
+    gzipBytes,
+    ...(entry.firstLoadUncompressedJsBytes === undefined
+      ? {}
+      : { reportedRawBytes: entry.firstLoadUncompressedJsBytes }),
+  };
+}
+
+export type UsableResult = { messages: number; ms: Summary; errors: number; firstError?: string };
+
+/** ms from navigation start until an enabled composer is on the page. */
+export async function timeToUsable(input: {
+  baseUrl: string;
+  client: Client;
+  workstreamId: string;
+  messages: number;
+  repeats: number;
+  selector: string;
+}): Promise<UsableResult> {
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({
+    executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  const samples: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  try {
+    // One unmeasured load to warm the server's route and data paths.
+    for (let i = 0; i <= input.repeats; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        // Only this server: block anything that would leave the machine.
+        await context.route(
+          (url) => url.hostname !== "127.0.0.1",
+          (route) => route.abort(),
+        );
+        await context.addCookies(
+          input.client.cookieList().map((cookie) => ({ ...cookie, url: input.baseUrl })),
+        );
+        const page = await context.newPage();
+        const started = performance.now();
+        await page.goto(`${input.baseUrl}/w/${encodeURIComponent(input.workstreamId)}`, {
+          waitUntil: "commit",
+          timeout: 60_000,
+        });
+        await page.waitForFunction(
+          (selector: string) => {
+            // Scripts loaded and run (hydration), and an enabled, visible composer.
+            if (document.readyState !== "complete") return false;
+            for (const element of document.querySelectorAll(selector)) {
+              const el = element as HTMLElement & { disabled?: boolean };
+              const visible = el.offsetWidth > 0 || el.offsetHeight > 0;
+              if (visible && !el.disabled && el.getAttribute("aria-disabled") !== "true") {
+                return true;
+              }
+            }
+            return false;
+          },
+          input.selector,
+          { timeout: 60_000, polling: "raf" },
+        );
+        const ms = performance.now() - started;
+        if (i > 0) samples.push(ms);
+      } catch (error) {
+        errors++;
+        firstError ??= error instanceof Error ? error.message.split("\n")[0] : String(error);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return {
+    messages: input.messages,
+    ms: summarize(samples),
+    errors,
+    ...(firstError ? { firstError } : {}),
+  };
+}
+
+export function ratio(a: number, b: number): number {
+  return round(a / b, 2);
+}
