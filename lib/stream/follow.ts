@@ -12,6 +12,8 @@ export type FollowOptions = {
   signal: AbortSignal;
   /** Whether a turn is still open (pending or active); checked when the log is caught up. */
   isTurnOpen: () => Promise<boolean>;
+  /** The caller just opened the turn (the POST): skip the first open-turn query. */
+  assumeOpen?: boolean;
   /** Safety poll for missed notifications (a dead owner, a dropped NOTIFY). */
   pollMs?: number;
 };
@@ -43,7 +45,7 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
       caughtUp = batch.length < 500;
     }
     let sawTerminalAfterOpen = false;
-    if (!(await options.isTurnOpen())) {
+    if (!options.assumeOpen && !(await options.isTurnOpen())) {
       // Nothing running: drain anything that landed meanwhile and stop.
       for (const event of await readEvents({ workstreamId, after: last })) {
         last = event.offset;

@@ -8,6 +8,7 @@ type Options = { min: number; max: number; emit: (chunk: UIMessageChunk) => void
 export class TextRechunker {
   private buffers = new Map<string, string>();
   private sentFirst = false;
+  private pendingSince = 0;
   constructor(private readonly options: Options) {}
 
   push(chunk: UIMessageChunk): void {
@@ -19,6 +20,7 @@ export class TextRechunker {
         this.options.emit({ type: "text-delta", id: chunk.id, delta: text });
         return;
       }
+      if (this.buffers.size === 0) this.pendingSince = Date.now();
       this.buffers.set(chunk.id, text);
       this.drain(chunk.id, false);
       return;
@@ -36,6 +38,11 @@ export class TextRechunker {
 
   hasPending(): boolean {
     return this.buffers.size > 0;
+  }
+
+  /** Sends buffered text that has waited at least `maxAgeMs` (a slow model must not stall). */
+  flushStale(maxAgeMs: number, now = Date.now()): void {
+    if (this.buffers.size > 0 && now - this.pendingSince >= maxAgeMs) this.flushAll();
   }
 
   private drain(id: string, all: boolean): void {

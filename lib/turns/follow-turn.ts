@@ -24,11 +24,13 @@ export function followResponse({
   after,
   request,
   headers,
+  assumeOpen = false,
 }: {
   workstreamId: string;
   after: number;
   request: Request;
   headers?: Record<string, string>;
+  assumeOpen?: boolean;
 }): Response {
   const abort = new AbortController();
   request.signal.addEventListener("abort", () => abort.abort(), { once: true });
@@ -37,6 +39,7 @@ export function followResponse({
     after,
     signal: abort.signal,
     isTurnOpen: () => hasRunningTurn(workstreamId),
+    assumeOpen,
   });
   return sseResponse(events, { abort, headers });
 }

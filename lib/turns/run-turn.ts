@@ -153,6 +153,7 @@ async function execute({
     },
   });
 
+  let sentFirstText = false;
   const rechunker = new TextRechunker({
     min: config.turns.chunkMinChars,
     max: config.turns.chunkMaxChars,
@@ -160,12 +161,14 @@ async function execute({
       if (chunk.type === "text-delta") {
         bus.emit({ type: "ProviderTokensStreamed", turnId: turn.id, chars: chunk.delta.length });
       }
-      emitter.emit(chunk);
+      // The first text of a turn is committed and sent at once, not on the batch timer.
+      const first = chunk.type === "text-delta" && !sentFirstText;
+      if (first) sentFirstText = true;
+      emitter.emit(chunk, { immediate: first });
     },
   });
-  const idleFlush = setInterval(() => {
-    if (rechunker.hasPending()) rechunker.flushAll();
-  }, 60);
+  // Text held back to fill a 36–72 character piece waits at most 250 ms.
+  const idleFlush = setInterval(() => rechunker.flushStale(250), 50);
   const transformChunks = hasStageHooks("STREAM_RESPONSE");
   let sawContent = false;
   try {

@@ -50,6 +50,7 @@ export const POST = route(async (request, context: RouteContext<"workstreamId">)
     after: followAfter,
     request,
     headers: { "x-turn-id": turn.id },
+    assumeOpen: true,
   });
 });
 
