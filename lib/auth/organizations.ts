@@ -1,8 +1,8 @@
 // Organizations and memberships as the app reads them. better-auth writes most of these rows;
 // the personal organization made at sign-up is written here.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { member, organization, user } from "@/db/schema";
+import { member, organization, session, user } from "@/db/schema";
 
 export type Role = "owner" | "admin" | "member";
 
@@ -36,6 +36,11 @@ export async function createPersonalOrganization({
     await tx
       .insert(member)
       .values({ id: crypto.randomUUID(), organizationId: id, userId, role: "owner" });
+    // better-auth runs this hook after the sign-up session exists: open it on the new organization.
+    await tx
+      .update(session)
+      .set({ activeOrganizationId: id })
+      .where(and(eq(session.userId, userId), isNull(session.activeOrganizationId)));
   });
   return id;
 }
