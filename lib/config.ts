@@ -1,5 +1,7 @@
-// The host config: agents, limits and turn settings, as one typed object. The workstreams issue
-// extends it with specialists, bootstrap lists and core profiles.
+// The host config: agents (chief and specialists), limits, turn settings, and the workstreams
+// bootstrap (seed 001): which direct agents a member gets during and after onboarding, which core
+// workstreams appear after onboarding, and the core profiles. One typed object; hosts change
+// the product by editing it, never by code changes elsewhere.
 export type ReasoningProfile = "fast" | "balanced" | "deep";
 
 export type AgentConfig = {
@@ -9,6 +11,16 @@ export type AgentConfig = {
   reasoningProfile: ReasoningProfile;
   /** Tool ids from lib/agents/tools. */
   tools: readonly string[];
+  /** One line for pickers and the sidebar. */
+  description: string;
+};
+
+/** A core workstream's fixed identity (seed 001 `getCoreWorkstreamProfile`). */
+export type CoreWorkstreamProfile = {
+  coreType: string;
+  title: string;
+  agentId: string;
+  description: string;
 };
 
 function intFromEnv(name: string, fallback: number): number {
@@ -28,9 +40,46 @@ export const config = {
       name: "Chief",
       persona:
         "You are Chief, the lead agent of this organization's workstreams. You answer directly, " +
-        "plan work, and keep track of decisions. Be concise and concrete.",
+        "plan work, and keep track of decisions. Be concise and concrete. In group workstreams " +
+        "you lead and bring in the specialists' perspectives (Researcher, Analyst, Writer) when " +
+        "they help. While a member is onboarding, learn what they work on; when they are ready, " +
+        "call complete_onboarding so their specialists and core workstreams are set up.",
       reasoningProfile: "balanced",
-      tools: ["current_time"],
+      tools: ["current_time", "calculate", "complete_onboarding"],
+      description: "Leads your workstreams, plans work and tracks decisions.",
+    },
+    researcher: {
+      id: "researcher",
+      name: "Researcher",
+      persona:
+        "You are Researcher, a specialist who gathers and organizes what is known about a " +
+        "question: sources, open questions and how confident we can be. Separate facts from " +
+        "assumptions and say what you would check next.",
+      reasoningProfile: "deep",
+      tools: ["current_time", "days_between"],
+      description: "Gathers what is known, separates facts from assumptions.",
+    },
+    analyst: {
+      id: "analyst",
+      name: "Analyst",
+      persona:
+        "You are Analyst, a specialist in numbers, trade-offs and risks. Show your working, " +
+        "use the calculate tool for arithmetic rather than guessing, and end with a clear " +
+        "recommendation and its main risk.",
+      reasoningProfile: "deep",
+      tools: ["calculate", "days_between", "current_time"],
+      description: "Works through numbers, trade-offs and risks.",
+    },
+    writer: {
+      id: "writer",
+      name: "Writer",
+      persona:
+        "You are Writer, a specialist who turns notes into clear documents: announcements, " +
+        "summaries, emails and plans. Match the requested tone and length; check the length " +
+        "with word_count when a limit is given.",
+      reasoningProfile: "fast",
+      tools: ["word_count", "current_time"],
+      description: "Turns notes into clear, well-shaped documents.",
     },
   } satisfies Record<string, AgentConfig>,
   defaultAgentId: "chief",
@@ -51,10 +100,60 @@ export const config = {
     flushIntervalMs: 40,
   },
   history: { defaultTake: 6, maxTake: 100 },
+  workstreams: {
+    /** The agent that leads a group workstream unless another one is chosen. */
+    groupLeadAgentId: "chief",
+    defaultGroupTitle: "New Workstream",
+    /** Longest title a user may give a workstream (characters, after trimming). */
+    titleMaxChars: 120,
+    /** Standard group workstreams per page (seed 001 paging); `take` may ask for up to maxTake. */
+    groupPageSize: 15,
+    groupMaxTake: 50,
+    bootstrap: {
+      /** Direct workstreams a new member has while onboarding. */
+      onboardingDirectAgents: ["chief"],
+      /** Direct workstreams provisioned when onboarding completes. */
+      completedDirectAgents: ["chief", "researcher", "analyst", "writer"],
+      /** Core workstreams provisioned when onboarding completes. */
+      coreTypesAfterOnboarding: ["daily-activities", "decision-log"],
+    },
+    coreProfiles: {
+      "daily-activities": {
+        coreType: "daily-activities",
+        title: "Daily Activities",
+        agentId: "chief",
+        description: "What you are doing today: plans, check-ins and loose ends.",
+      },
+      "decision-log": {
+        coreType: "decision-log",
+        title: "Decision Log",
+        agentId: "analyst",
+        description: "Decisions with their rationale, so they can be revisited.",
+      },
+      "weekly-review": {
+        coreType: "weekly-review",
+        title: "Weekly Review",
+        agentId: "writer",
+        description: "A weekly look back: what moved, what is stuck, what is next.",
+      },
+    } satisfies Record<string, CoreWorkstreamProfile>,
+  },
 } as const;
 
 export type AgentId = keyof typeof config.agents;
 
+// Own properties only: "constructor" or "__proto__" must never count as a configured agent.
 export function getAgent(agentId: string): AgentConfig | undefined {
-  return (config.agents as Record<string, AgentConfig>)[agentId];
+  const agents: Record<string, AgentConfig> = config.agents;
+  return Object.hasOwn(agents, agentId) ? agents[agentId] : undefined;
+}
+
+export function listAgents(): AgentConfig[] {
+  return Object.values(config.agents);
+}
+
+/** A core workstream's fixed title and agent (seed 001), or undefined for an unknown type. */
+export function getCoreWorkstreamProfile(coreType: string): CoreWorkstreamProfile | undefined {
+  const profiles: Record<string, CoreWorkstreamProfile> = config.workstreams.coreProfiles;
+  return Object.hasOwn(profiles, coreType) ? profiles[coreType] : undefined;
 }

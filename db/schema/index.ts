@@ -1,4 +1,6 @@
 // Every table of the app, re-exported for drizzle's relational API and drizzle-kit.
+export * from "./activity";
 export * from "./auth";
+export * from "./onboarding";
 export * from "./turns";
 export * from "./workstreams";

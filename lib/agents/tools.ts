@@ -1,7 +1,11 @@
 // The tools agents may use, by id. Each is an AI SDK tool with a zod input schema; a tool that
-// throws becomes an error result the model sees (the turn goes on).
+// throws becomes an error result the model sees (the turn goes on). Scoped tools act for the
+// member who owns the workstream, so they are built per turn (see scopedToolsFor).
 import { type Tool, tool } from "ai";
 import { z } from "zod";
+import { evaluateArithmetic } from "./arithmetic";
+
+const DAY_MS = 86_400_000;
 
 export const TOOLS: Record<string, Tool> = {
   current_time: tool({
@@ -22,8 +26,60 @@ export const TOOLS: Record<string, Tool> = {
       };
     },
   }),
+  calculate: tool({
+    description:
+      "Evaluates an arithmetic expression exactly as written: + - * / % ^, parentheses and " +
+      "decimal numbers, e.g. (1200 * 0.15) / 4.",
+    inputSchema: z.object({ expression: z.string().min(1).max(500) }),
+    execute: async ({ expression }) => ({ expression, value: evaluateArithmetic(expression) }),
+  }),
+  word_count: tool({
+    description: "Counts the words, characters and sentences of a text.",
+    inputSchema: z.object({ text: z.string().max(100_000) }),
+    execute: async ({ text }) => {
+      const trimmed = text.trim();
+      return {
+        words: trimmed ? trimmed.split(/\s+/u).length : 0,
+        characters: text.length,
+        sentences: trimmed ? (trimmed.match(/[.!?]+(\s|$)/gu)?.length ?? 1) : 0,
+      };
+    },
+  }),
+  days_between: tool({
+    description: "Whole days from one ISO date (YYYY-MM-DD) to another; negative if it is earlier.",
+    inputSchema: z.object({ from: z.iso.date(), to: z.iso.date() }),
+    execute: async ({ from, to }) => {
+      const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
+      return { from, to, days, weeks: Math.trunc(days / 7) };
+    },
+  }),
 };
 
 export function toolsFor(ids: readonly string[]): Record<string, Tool> {
   return Object.fromEntries(ids.flatMap((id) => (TOOLS[id] ? [[id, TOOLS[id]]] : [])));
+}
+
+/** Who a scoped tool acts for: the workstream's owner in its organization. */
+export type ToolScope = { userId: string; organizationId: string; workstreamId: string };
+
+type ScopedToolFactory = (scope: ToolScope) => Tool;
+const SCOPED_TOOLS: Record<string, ScopedToolFactory> = {};
+
+/**
+ * Registers a tool that needs to know whom it acts for. The domain that owns the action
+ * registers it (lib/workstreams registers complete_onboarding), so lib/agents stays free of
+ * domain imports.
+ */
+export function registerScopedTool(id: string, factory: ScopedToolFactory): void {
+  SCOPED_TOOLS[id] = factory;
+}
+
+/** The scoped tools among `ids`, bound to `scope`. */
+export function scopedToolsFor(ids: readonly string[], scope: ToolScope): Record<string, Tool> {
+  return Object.fromEntries(
+    ids.flatMap((id) => {
+      const factory = Object.hasOwn(SCOPED_TOOLS, id) ? SCOPED_TOOLS[id] : undefined;
+      return factory ? [[id, factory(scope)]] : [];
+    }),
+  );
 }

@@ -1,5 +1,5 @@
-// Workstream ids. Direct workstreams have a deterministic id (seed 001), so creating one twice is
-// the same workstream.
+// Workstream ids. Direct and core workstreams have deterministic ids (seed 001 gives the direct
+// one), so creating one twice is the same workstream; group workstreams get a random id.
 export function directWorkstreamId({
   agentId,
   userId,
@@ -10,6 +10,18 @@ export function directWorkstreamId({
   organizationId: string;
 }): string {
   return `direct_${agentId}_user_${userId}_organization_${organizationId}`;
+}
+
+export function coreWorkstreamId({
+  coreType,
+  userId,
+  organizationId,
+}: {
+  coreType: string;
+  userId: string;
+  organizationId: string;
+}): string {
+  return `core_${coreType}_user_${userId}_organization_${organizationId}`;
 }
 
 export function newWorkstreamId(): string {

@@ -1,12 +1,12 @@
-// Reading and provisioning workstreams for the turn engine. Ownership is part of every lookup:
-// another user's or organization's workstream is simply not found.
+// Reading and provisioning workstreams for the turn engine (it relies on these names and
+// signatures). Ownership is part of every lookup: another user's or organization's workstream
+// is simply not found.
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import type { Viewer } from "@/lib/auth/viewer";
-import { getAgent } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
-import { directWorkstreamId } from "./ids";
+import { createWorkstream } from "./create";
 
 export type WorkstreamRow = typeof workstreams.$inferSelect;
 
@@ -42,24 +42,11 @@ export async function ensureDirectWorkstream({
   viewer: Viewer;
   agentId: string;
 }): Promise<WorkstreamRow> {
-  const agent = getAgent(agentId);
-  if (!agent) throw new AppError("bad_request:agent", `Unknown agent "${agentId}".`);
-  const id = directWorkstreamId({
-    agentId,
+  const { workstream } = await createWorkstream({
     userId: viewer.userId,
     organizationId: viewer.organizationId,
+    mode: "direct",
+    agentId,
   });
-  const db = await getDb();
-  await db
-    .insert(workstreams)
-    .values({
-      id,
-      organizationId: viewer.organizationId,
-      ownerId: viewer.userId,
-      mode: "direct",
-      agentId,
-      title: agent.name,
-    })
-    .onConflictDoNothing();
-  return getOwnedWorkstream({ viewer, workstreamId: id });
+  return getOwnedWorkstream({ viewer, workstreamId: workstream.id });
 }

@@ -14,35 +14,16 @@ import {
 import { listApiRoutes, routeMethods } from "../support/routes";
 import { readSse } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
-
-const PERSONAS = ["owner", "admin", "member", "anotherMember", "otherOrg", "signedOut"] as const;
-type Persona = (typeof PERSONAS)[number];
-type Expected = Record<Persona, number>;
-
-/** The resources the matrix addresses; `member` owns them, in the owner's organization. */
-type Fixture = { workstreamId: string };
-type Entry = {
-  expected: Expected;
-  path: (fixture: Fixture) => string;
-  body?: (fixture: Fixture) => unknown;
-};
-
-const ownerOnly = (ok: number): Expected => ({
-  owner: 404,
-  admin: 404,
-  member: ok,
-  anotherMember: 404,
-  otherOrg: 404,
-  signedOut: 401,
-});
-const anySignedIn = (ok: number): Expected => ({
-  owner: ok,
-  admin: ok,
-  member: ok,
-  anotherMember: ok,
-  otherOrg: ok,
-  signedOut: 401,
-});
+import {
+  anySignedIn,
+  buildWorkstreamFixture,
+  type Entry,
+  type Fixture,
+  ownerOnly,
+  PERSONAS,
+  type Persona,
+  WORKSTREAM_ENTRIES,
+} from "./workstreams-support/matrix";
 
 const EXEMPT: Record<string, string> = {
   "GET /api/auth/[...all]": "better-auth's own routes",
@@ -78,6 +59,7 @@ const MATRIX: Record<string, Entry> = {
     path: (f) => `/api/workstreams/${f.workstreamId}/stop`,
     body: () => ({}),
   },
+  ...WORKSTREAM_ENTRIES,
 };
 
 let testDb: TestDatabase;
@@ -112,7 +94,13 @@ beforeAll(async () => {
     method: "POST",
     json: { mode: "direct", agentId: "chief" },
   });
-  fixture = { workstreamId: created.body.id };
+  fixture = await buildWorkstreamFixture({
+    baseUrl: server.url,
+    owner,
+    memberUser,
+    otherOrg,
+    workstreamId: created.body.id,
+  });
   Object.assign(clients, {
     owner: owner.client,
     admin: admin.client,
@@ -144,13 +132,13 @@ describe("access matrix", () => {
       const [method] = key.split(" ");
       const actual = {} as Record<Persona, number>;
       for (const persona of PERSONAS) {
-        const response = await clients[persona].fetch(entry.path(fixture), {
+        const response = await clients[persona].fetch(entry.path(fixture, persona), {
           method,
-          json: entry.body?.(fixture),
+          json: entry.body?.(fixture, persona),
         });
         actual[persona] = response.status;
         if (response.headers.get("content-type")?.includes("text/event-stream"))
-          await readSse(response);
+          await readSse(response, entry.endless ? { limit: 1 } : {});
         else await response.text();
       }
       expect(actual).toEqual(entry.expected);

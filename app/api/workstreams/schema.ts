@@ -1,0 +1,76 @@
+// Input of /api/workstreams: the list query and the create body (seed 001 shapes).
+import { z } from "zod";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/http/errors";
+import type { CreateWorkstreamInput } from "@/lib/workstreams/create";
+
+const flag = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+const whole = z.coerce.number().int();
+
+export const ListQuery = z.object({
+  mode: z.enum(["direct", "group"], { error: 'mode must be "direct" or "group".' }),
+  core: flag.optional(),
+  take: whole.optional(),
+  page: whole.optional(),
+  includeArchived: flag.optional(),
+});
+
+export const LIST_CODES = {
+  mode: "bad_request:mode",
+  core: "bad_request:core",
+  take: "bad_request:take",
+  page: "bad_request:page",
+  includeArchived: "bad_request:include_archived",
+} as const;
+
+export const CreateBody = z.strictObject({
+  mode: z.enum(["direct", "group"], { error: 'mode must be "direct" or "group".' }),
+  agentId: z.string().min(1).max(64).optional(),
+  // Length is checked after normalizing, with the documented limit (bad_request:title).
+  title: z
+    .string()
+    .max(config.workstreams.titleMaxChars * 4)
+    .optional(),
+  core: z.boolean().optional(),
+  coreType: z.string().min(1).max(64).optional(),
+});
+
+export const CREATE_CODES = {
+  mode: "bad_request:mode",
+  agentId: "bad_request:agent",
+  title: "bad_request:title",
+  core: "bad_request:core",
+  coreType: "bad_request:core_type",
+} as const;
+
+/** The body as one of the three kinds of workstream, or a 400 naming what does not fit. */
+export function toCreateInput(body: z.infer<typeof CreateBody>): CreateWorkstreamInput {
+  if (body.mode === "direct") {
+    if (!body.agentId)
+      throw new AppError("bad_request:agent", "A direct workstream needs an agentId.");
+    if (body.core || body.coreType !== undefined || body.title !== undefined) {
+      throw new AppError(
+        "bad_request:direct",
+        "A direct workstream takes only an agentId: its title is the agent's name.",
+      );
+    }
+    return { mode: "direct", agentId: body.agentId };
+  }
+  if (body.core) {
+    if (!body.coreType)
+      throw new AppError("bad_request:core_type", "A core workstream needs a coreType.");
+    if (body.title !== undefined || body.agentId !== undefined) {
+      throw new AppError(
+        "bad_request:core",
+        "A core workstream's title and agent are fixed by its coreType.",
+      );
+    }
+    return { mode: "group", core: true, coreType: body.coreType };
+  }
+  if (body.coreType !== undefined) {
+    throw new AppError("bad_request:core", "coreType needs core: true.");
+  }
+  return { mode: "group", title: body.title, agentId: body.agentId };
+}

@@ -1,0 +1,36 @@
+"use client";
+// The admin console's sections as tabs-looking links (each is its own page).
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cx } from "@/components/ui/class-names";
+
+const TABS = [
+  { href: "/admin", label: "Workstreams" },
+  { href: "/admin/members", label: "Members" },
+] as const;
+
+export function AdminTabs() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Admin console" className="mt-6 flex gap-1 border-b border-border">
+      {TABS.map((tab) => {
+        const active = pathname === tab.href;
+        return (
+          <Link
+            key={tab.href}
+            href={tab.href}
+            aria-current={active ? "page" : undefined}
+            className={cx(
+              "-mb-px border-b-2 px-3 pb-2.5 pt-1 text-sm font-medium transition-colors",
+              active
+                ? "border-accent text-fg"
+                : "border-transparent text-fg-muted hover:border-border-strong hover:text-fg",
+            )}
+          >
+            {tab.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { formatCost, formatTokens, kindOf } from "./format";
+
+describe("admin console formatting", () => {
+  it("shows token counts compactly", () => {
+    expect([formatTokens(0), formatTokens(999), formatTokens(1_250), formatTokens(45_000)]).toEqual(
+      ["0", "999", "1.3k", "45k"],
+    );
+    expect(formatTokens(2_345_678)).toBe("2.35M");
+  });
+  it("shows costs in dollars, tiny ones as <$0.01", () => {
+    expect([formatCost(0), formatCost(0.004), formatCost(1.5), formatCost(250)]).toEqual([
+      "$0",
+      "<$0.01",
+      "$1.50",
+      "$250",
+    ]);
+  });
+  it("W4 tells direct, group and core workstreams apart", () => {
+    expect(kindOf({ mode: "direct", core: false })).toBe("direct");
+    expect(kindOf({ mode: "group", core: true })).toBe("core");
+    expect(kindOf({ mode: "group", core: false })).toBe("group");
+  });
+});

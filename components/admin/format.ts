@@ -1,0 +1,18 @@
+// Numbers as the admin console shows them: compact token counts and costs in dollars.
+export function formatTokens(count: number): string {
+  if (count < 1_000) return String(Math.round(count));
+  if (count < 1_000_000) return `${(count / 1_000).toFixed(count < 10_000 ? 1 : 0)}k`;
+  return `${(count / 1_000_000).toFixed(count < 10_000_000 ? 2 : 1)}M`;
+}
+
+export function formatCost(usd: number): string {
+  if (usd === 0) return "$0";
+  if (usd < 0.01) return "<$0.01";
+  return `$${usd.toFixed(usd < 100 ? 2 : 0)}`;
+}
+
+export const KIND_LABELS = { direct: "Direct", group: "Group", core: "Core" } as const;
+
+export function kindOf(workstream: { mode: "direct" | "group"; core: boolean }) {
+  return workstream.mode === "direct" ? "direct" : workstream.core ? "core" : "group";
+}

@@ -1,0 +1,189 @@
+"use client";
+// The admin console's members: roles (changed in place), removal (their workstreams stay with
+// the organization), invitations. The server enforces the rules; the UI only hides what the
+// viewer's role cannot do (admins do not manage owners).
+import { useState } from "react";
+import { Avatar } from "@/components/shell/avatar";
+import { RoleBadge } from "@/components/shell/role-badge";
+import { ConfirmDialog, type ConfirmRequest } from "@/components/sidebar/confirm-dialog";
+import { ApiError, callApi } from "@/components/sidebar/workstream-api";
+import { Button } from "@/components/ui/button";
+import { FormAlert } from "@/components/ui/form-alert";
+import type { AdminMember } from "@/lib/admin/members";
+import type { Role } from "@/lib/auth/organizations";
+import { type InvitationWithUrl, InviteForm, PendingInvitations } from "./invitations";
+
+const messageOf = (failure: unknown) =>
+  failure instanceof ApiError ? failure.message : "That didn't work. Try again.";
+
+export function MembersConsole({
+  viewer,
+  initialMembers,
+  initialInvitations,
+}: {
+  viewer: { userId: string; role: Role };
+  initialMembers: AdminMember[];
+  initialInvitations: InvitationWithUrl[];
+}) {
+  const [members, setMembers] = useState(initialMembers);
+  const [invitations, setInvitations] = useState(initialInvitations);
+  const [error, setError] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
+  const [pending, setPending] = useState(false);
+  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const isOwner = viewer.role === "owner";
+
+  const refreshInvitations = async () => {
+    const result = await callApi<{ invitations: InvitationWithUrl[] }>("/api/admin/invitations");
+    setInvitations(result.invitations);
+  };
+
+  const changeRole = async (member: AdminMember, role: Role) => {
+    setError(null);
+    try {
+      const result = await callApi<{ role: Role }>(`/api/admin/members/${member.id}`, {
+        method: "PATCH",
+        json: { role },
+      });
+      setMembers((list) =>
+        list.map((item) => (item.id === member.id ? { ...item, role: result.role } : item)),
+      );
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+
+  const remove = (member: AdminMember) => {
+    setConfirmError(null);
+    setConfirm({
+      title: `Remove ${member.name}?`,
+      body:
+        member.workstreamCount > 0
+          ? `They lose access to this organization. Their ${member.workstreamCount} workstream${member.workstreamCount === 1 ? "" : "s"} stay here, read-only, in the workstreams list.`
+          : "They lose access to this organization.",
+      confirmLabel: "Remove",
+      tone: "danger",
+      onConfirm: async () => {
+        await callApi(`/api/admin/members/${member.id}`, { method: "DELETE" });
+        setMembers((list) => list.filter((item) => item.id !== member.id));
+      },
+    });
+  };
+
+  const cancelInvitation = (invitation: InvitationWithUrl) => {
+    setConfirmError(null);
+    setConfirm({
+      title: `Cancel the invitation for ${invitation.email}?`,
+      body: "The link stops working. You can invite them again later.",
+      confirmLabel: "Cancel invitation",
+      tone: "danger",
+      onConfirm: async () => {
+        await callApi(`/api/admin/invitations/${invitation.id}`, { method: "DELETE" });
+        await refreshInvitations();
+      },
+    });
+  };
+
+  const runConfirm = async () => {
+    if (!confirm) return;
+    setPending(true);
+    try {
+      await confirm.onConfirm();
+      setConfirm(null);
+    } catch (failure) {
+      setConfirmError(messageOf(failure));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <section aria-labelledby="members-title">
+        <h2 id="members-title" className="text-sm font-semibold text-fg">
+          Members <span className="font-normal text-fg-subtle">· {members.length}</span>
+        </h2>
+        <FormAlert className="mt-2">{error}</FormAlert>
+        <ul className="mt-2 divide-y divide-border rounded-xl border border-border">
+          {members.map((member) => {
+            const self = member.userId === viewer.userId;
+            // Admins do not manage owners; nobody changes their own role here (no lock-outs).
+            const locked = (member.role === "owner" && !isOwner) || self;
+            return (
+              <li
+                key={member.id}
+                data-member={member.email}
+                className="flex flex-wrap items-center gap-3 px-3 py-3 text-[13px]"
+              >
+                <Avatar name={member.name} />
+                <div className="min-w-0 flex-1">
+                  <p className="flex items-center gap-2">
+                    <span className="truncate font-medium text-fg">{member.name}</span>
+                    {self ? <span className="text-[12px] text-fg-subtle">(you)</span> : null}
+                  </p>
+                  <p className="truncate text-[12px] text-fg-subtle">{member.email}</p>
+                  <p className="truncate text-[12px] text-fg-subtle">
+                    {member.workstreamCount} workstream{member.workstreamCount === 1 ? "" : "s"} ·
+                    joined{" "}
+                    {new Date(member.joinedAt).toLocaleDateString("en-US", {
+                      month: "short",
+                      day: "numeric",
+                      year: "numeric",
+                    })}
+                  </p>
+                </div>
+                {locked ? (
+                  <RoleBadge role={member.role} />
+                ) : (
+                  <select
+                    aria-label={`Role of ${member.name}`}
+                    value={member.role}
+                    onChange={(event) => void changeRole(member, event.target.value as Role)}
+                    className="h-8 rounded-lg border border-border-strong bg-bg px-2 text-[13px] text-fg"
+                  >
+                    <option value="member">Member</option>
+                    <option value="admin">Admin</option>
+                    {isOwner || member.role === "owner" ? (
+                      <option value="owner">Owner</option>
+                    ) : null}
+                  </select>
+                )}
+                {locked ? (
+                  <span className="w-[4.5rem]" />
+                ) : (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="w-[4.5rem]"
+                    onClick={() => remove(member)}
+                  >
+                    Remove
+                  </Button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+      <div>
+        <InviteForm
+          canInviteOwner={isOwner}
+          onInvited={(invitation) =>
+            setInvitations((list) => [
+              invitation,
+              ...list.filter((item) => item.id !== invitation.id),
+            ])
+          }
+        />
+        <PendingInvitations invitations={invitations} onCancel={cancelInvitation} />
+      </div>
+      <ConfirmDialog
+        request={confirm}
+        pending={pending}
+        error={confirmError}
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => void runConfirm()}
+      />
+    </div>
+  );
+}

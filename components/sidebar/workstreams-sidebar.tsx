@@ -1,0 +1,216 @@
+"use client";
+// The workstreams sidebar: "New workstream", onboarding, direct agents, core workstreams, recent
+// activity and group workstreams (15 a page, more on scroll, archived on request), kept live by
+// the member's live channel. The server layout loads the first paint (lib/workstreams/sidebar).
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import type { SidebarData } from "@/lib/workstreams/sidebar";
+import { ConfirmDialog } from "./confirm-dialog";
+import { PlusIcon, ShieldIcon } from "./icons";
+import { ActivityList, AgentTile, CoreTile, OnboardingCard, Section } from "./sidebar-parts";
+import { useNow } from "./use-now";
+import { useSidebar } from "./use-sidebar";
+import { sidebarKeyHandler } from "./use-sidebar-keys";
+import { WorkstreamRow } from "./workstream-row";
+
+export function WorkstreamsSidebar({ data }: { data: SidebarData }) {
+  const sidebar = useSidebar(data);
+  const { state, actions } = sidebar;
+  const now = useNow();
+  const pathname = usePathname();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const lastEdited = useRef<string | null>(null);
+  const agentIndex = new Map(data.agents.map((agent, index) => [agent.id, index]));
+
+  // After an inline rename, focus goes back to the workstream's link.
+  useEffect(() => {
+    if (editingId !== null) {
+      lastEdited.current = editingId;
+      return;
+    }
+    const id = lastEdited.current;
+    lastEdited.current = null;
+    if (id)
+      rootRef.current
+        ?.querySelector<HTMLElement>(`[data-workstream-id="${CSS.escape(id)}"]`)
+        ?.focus();
+  }, [editingId]);
+
+  const rowProps = (id: string) => ({
+    active: sidebar.currentId === id,
+    now,
+    editing: editingId === id,
+    onEditingChange: (editing: boolean) => setEditingId(editing ? id : null),
+    titleMaxChars: data.titleMaxChars,
+  });
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys move between the links inside
+    <div ref={rootRef} className="flex flex-col" onKeyDown={sidebarKeyHandler(setEditingId)}>
+      <Button
+        variant="secondary"
+        size="sm"
+        className="w-full justify-start"
+        pending={sidebar.creating}
+        onClick={() => void sidebar.create()}
+      >
+        <PlusIcon className="size-3.5" />
+        New workstream
+      </Button>
+      {sidebar.error ? (
+        <p
+          role="alert"
+          className="mt-2 flex items-start gap-2 rounded-lg border border-danger-border bg-danger-subtle px-2.5 py-1.5 text-[12px] text-danger"
+        >
+          <span className="flex-1">{sidebar.error}</span>
+          <button type="button" className="font-medium underline" onClick={sidebar.dismissError}>
+            Dismiss
+          </button>
+        </p>
+      ) : null}
+      {state.onboarding === "onboarding" ? (
+        <OnboardingCard
+          pending={sidebar.finishing}
+          error={null}
+          onFinish={() => void sidebar.finishOnboarding()}
+        />
+      ) : null}
+
+      <div className="mt-4">
+        <Section id="sidebar-agents" title="Agents">
+          <ul className="space-y-px">
+            {state.direct.map((workstream) => (
+              <WorkstreamRow
+                key={workstream.id}
+                workstream={workstream}
+                leading={
+                  <AgentTile
+                    name={workstream.title}
+                    index={agentIndex.get(workstream.agentId) ?? 0}
+                  />
+                }
+                {...rowProps(workstream.id)}
+              />
+            ))}
+          </ul>
+        </Section>
+
+        {state.core.length > 0 ? (
+          <Section id="sidebar-core" title="Core">
+            <ul className="space-y-px">
+              {state.core.map((workstream) => (
+                <WorkstreamRow
+                  key={workstream.id}
+                  workstream={workstream}
+                  leading={<CoreTile />}
+                  {...rowProps(workstream.id)}
+                />
+              ))}
+            </ul>
+          </Section>
+        ) : null}
+
+        {state.activity.length > 0 ? (
+          <Section id="sidebar-recent" title="Recent activity">
+            <ActivityList entries={state.activity} now={now} />
+          </Section>
+        ) : null}
+
+        <Section
+          id="sidebar-groups"
+          title="Workstreams"
+          action={
+            <label className="flex cursor-pointer items-center gap-1.5 text-[11px] text-fg-subtle hover:text-fg-muted">
+              <input
+                type="checkbox"
+                checked={state.showArchived}
+                onChange={(event) => void sidebar.toggleArchived(event.target.checked)}
+                className="size-3 accent-[var(--accent)]"
+              />
+              Show archived
+            </label>
+          }
+        >
+          {state.groups.length === 0 ? (
+            <p className="px-2 py-1.5 text-[13px] leading-5 text-fg-subtle">
+              {state.showArchived ? "No workstreams yet." : "Start one with “New workstream”."}
+            </p>
+          ) : (
+            <ul className="space-y-px">
+              {state.groups.map((workstream) => (
+                <WorkstreamRow
+                  key={workstream.id}
+                  workstream={workstream}
+                  actions={actions}
+                  {...rowProps(workstream.id)}
+                />
+              ))}
+            </ul>
+          )}
+          {state.hasMore ? (
+            <LoadMore loading={sidebar.loadingMore} onLoad={() => void sidebar.loadMore()} />
+          ) : null}
+        </Section>
+      </div>
+
+      {data.canAdminister ? (
+        <div className="mt-5 border-t border-border pt-3">
+          <Link
+            href="/admin"
+            data-sidebar-item=""
+            aria-current={pathname.startsWith("/admin") ? "page" : undefined}
+            className="flex h-8 items-center gap-2 rounded-lg px-2 text-[13px] text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg aria-[current=page]:bg-bg-muted aria-[current=page]:font-medium aria-[current=page]:text-fg"
+          >
+            <ShieldIcon className="size-4 text-fg-subtle" />
+            Admin console
+          </Link>
+        </div>
+      ) : null}
+
+      <ConfirmDialog
+        request={sidebar.confirm.request}
+        pending={sidebar.confirm.pending}
+        error={sidebar.confirm.error}
+        onCancel={sidebar.confirm.cancel}
+        onConfirm={() => void sidebar.confirm.run()}
+      />
+    </div>
+  );
+}
+
+/** Loads the next page when it scrolls into view; a button for keyboards and slow observers. */
+function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  const latest = useRef(onLoad);
+  useEffect(() => {
+    latest.current = onLoad;
+  });
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) latest.current();
+      },
+      { rootMargin: "160px" },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <button
+      ref={ref}
+      type="button"
+      onClick={onLoad}
+      disabled={loading}
+      className="mt-1 flex h-8 w-full items-center justify-center gap-2 rounded-lg text-[12px] text-fg-subtle hover:bg-bg-muted hover:text-fg-muted"
+    >
+      {loading ? <Spinner className="size-3.5" /> : null}
+      {loading ? "Loading…" : "Load more"}
+    </button>
+  );
+}

@@ -1,0 +1,15 @@
+// An admin stops a running turn in any workstream of their organization (seed 001
+// stopActiveRun), through the turn engine's stop, which works from any server process.
+import { type StopResult, stopActiveTurn } from "@/lib/turns/stop";
+import { requireSummaryRow } from "@/lib/workstreams/summary";
+
+export async function stopWorkstreamAsAdmin({
+  organizationId,
+  workstreamId,
+}: {
+  organizationId: string;
+  workstreamId: string;
+}): Promise<StopResult> {
+  await requireSummaryRow({ scope: { kind: "organization", organizationId }, workstreamId });
+  return stopActiveTurn({ workstreamId, reason: "stopped by an admin" });
+}

@@ -1,0 +1,213 @@
+// The admin console's view of an organization's workstreams: every member's (and former
+// member's) workstreams with owner, mode, status, last activity, running state, message count,
+// tokens and cost. Metadata only: no message content leaves this module.
+import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { turns, user, workstreams } from "@/db/schema";
+import { AppError } from "@/lib/http/errors";
+import { isRunningSql } from "@/lib/workstreams/summary";
+
+export const ADMIN_PAGE_SIZE = 25;
+export const ADMIN_KINDS = ["direct", "group", "core"] as const;
+export type AdminKind = (typeof ADMIN_KINDS)[number];
+
+export type AdminWorkstreamFilter = {
+  organizationId: string;
+  /** Title, owner name or owner email contains it (case-insensitive). */
+  q?: string;
+  kind?: AdminKind;
+  status?: "regular" | "archived" | "all";
+  running?: boolean;
+  ownerId?: string;
+  page?: number;
+};
+
+export type AdminWorkstream = {
+  id: string;
+  title: string;
+  mode: "direct" | "group";
+  core: boolean;
+  coreType: string | null;
+  agentId: string;
+  status: "regular" | "archived";
+  owner: { id: string; name: string; email: string; isMember: boolean } | null;
+  isRunning: boolean;
+  isCompacting: boolean;
+  createdAt: string;
+  lastActivityAt: string;
+  messageCount: number;
+  turnCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+};
+
+const num = (value: unknown) => Number(value ?? 0) || 0;
+
+// Correlated subqueries spelled out with aliases (drizzle does not qualify columns everywhere);
+// each is served by an index on workstream_id.
+const messageCountSql = sql<number>`(select count(*) from "messages" as m where m."workstream_id" = "workstreams"."id")`;
+const turnCountSql = sql<number>`(select count(*) from "turns" as t where t."workstream_id" = "workstreams"."id")`;
+const turnTotals = (expression: SQL) =>
+  sql<number>`(select coalesce(sum(${expression}), 0) from "turns" as t where t."workstream_id" = "workstreams"."id")`;
+const ownerIsMemberSql = sql<boolean>`exists (select 1 from "member" as mb where mb."organization_id" = "workstreams"."organization_id" and mb."user_id" = "workstreams"."owner_id")`;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function conditions(filter: AdminWorkstreamFilter): SQL | undefined {
+  const parts: Array<SQL | undefined> = [eq(workstreams.organizationId, filter.organizationId)];
+  if (filter.kind === "direct") parts.push(eq(workstreams.mode, "direct"));
+  if (filter.kind === "group")
+    parts.push(and(eq(workstreams.mode, "group"), eq(workstreams.core, false)));
+  if (filter.kind === "core") parts.push(eq(workstreams.core, true));
+  const status = filter.status ?? "all";
+  if (status !== "all") parts.push(eq(workstreams.status, status));
+  if (filter.running !== undefined) {
+    parts.push(filter.running ? isRunningSql : sql`not ${isRunningSql}`);
+  }
+  if (filter.ownerId) parts.push(eq(workstreams.ownerId, filter.ownerId));
+  const q = filter.q?.trim();
+  if (q) {
+    const pattern = `%${escapeLike(q)}%`;
+    parts.push(
+      or(ilike(workstreams.title, pattern), ilike(user.name, pattern), ilike(user.email, pattern)),
+    );
+  }
+  return and(...parts);
+}
+
+export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter): Promise<{
+  workstreams: AdminWorkstream[];
+  page: number;
+  hasMore: boolean;
+  total: number;
+}> {
+  const page = filter.page ?? 1;
+  const db = await getDb();
+  const where = conditions(filter);
+  const rows = await db
+    .select({
+      id: workstreams.id,
+      title: workstreams.title,
+      mode: workstreams.mode,
+      core: workstreams.core,
+      coreType: workstreams.coreType,
+      agentId: workstreams.agentId,
+      status: workstreams.status,
+      ownerId: workstreams.ownerId,
+      ownerName: user.name,
+      ownerEmail: user.email,
+      ownerIsMember: ownerIsMemberSql,
+      isRunning: isRunningSql,
+      isCompacting: workstreams.isCompacting,
+      createdAt: workstreams.createdAt,
+      updatedAt: workstreams.updatedAt,
+      messageCount: messageCountSql,
+      turnCount: turnCountSql,
+      inputTokens: turnTotals(sql.raw(`(t."usage" ->> 'inputTokens')::numeric`)),
+      outputTokens: turnTotals(sql.raw(`(t."usage" ->> 'outputTokens')::numeric`)),
+      costUsd: turnTotals(sql.raw(`t."cost_usd"`)),
+    })
+    .from(workstreams)
+    .leftJoin(user, eq(user.id, workstreams.ownerId))
+    .where(where)
+    .orderBy(desc(workstreams.updatedAt), desc(workstreams.id))
+    .limit(ADMIN_PAGE_SIZE + 1)
+    .offset((page - 1) * ADMIN_PAGE_SIZE);
+  const [count] = await db
+    .select({ total: sql<number>`count(*)` })
+    .from(workstreams)
+    .leftJoin(user, eq(user.id, workstreams.ownerId))
+    .where(where);
+  return {
+    workstreams: rows.slice(0, ADMIN_PAGE_SIZE).map((row) => ({
+      id: row.id,
+      title: row.title,
+      mode: row.mode,
+      core: row.core,
+      coreType: row.coreType,
+      agentId: row.agentId,
+      status: row.status,
+      owner:
+        row.ownerId && row.ownerName !== null && row.ownerEmail !== null
+          ? {
+              id: row.ownerId,
+              name: row.ownerName,
+              email: row.ownerEmail,
+              isMember: String(row.ownerIsMember) === "true",
+            }
+          : null,
+      isRunning: String(row.isRunning) === "true",
+      isCompacting: row.isCompacting,
+      createdAt: row.createdAt.toISOString(),
+      lastActivityAt: row.updatedAt.toISOString(),
+      messageCount: num(row.messageCount),
+      turnCount: num(row.turnCount),
+      inputTokens: num(row.inputTokens),
+      outputTokens: num(row.outputTokens),
+      costUsd: num(row.costUsd),
+    })),
+    page,
+    hasMore: rows.length > ADMIN_PAGE_SIZE,
+    total: num(count?.total),
+  };
+}
+
+export type AdminTurn = {
+  id: string;
+  state: string;
+  reason: string | null;
+  agentId: string | null;
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  createdAt: string;
+  endedAt: string | null;
+};
+
+/** One workstream's runs (newest first) and usage, for the admin console. 404 outside the org. */
+export async function getWorkstreamRuns({
+  organizationId,
+  workstreamId,
+  limit = 20,
+}: {
+  organizationId: string;
+  workstreamId: string;
+  limit?: number;
+}): Promise<AdminTurn[]> {
+  const db = await getDb();
+  const [exists] = await db
+    .select({ id: workstreams.id })
+    .from(workstreams)
+    .where(and(eq(workstreams.id, workstreamId), eq(workstreams.organizationId, organizationId)))
+    .limit(1);
+  if (!exists) throw new AppError("not_found:workstream", "This workstream does not exist.");
+  const rows = await db
+    .select({
+      id: turns.id,
+      state: turns.state,
+      reason: turns.reason,
+      agentId: turns.agentId,
+      model: turns.model,
+      inputTokens: sql<number>`(${turns.usage} ->> 'inputTokens')::numeric`,
+      outputTokens: sql<number>`(${turns.usage} ->> 'outputTokens')::numeric`,
+      costUsd: turns.costUsd,
+      createdAt: turns.createdAt,
+      endedAt: turns.endedAt,
+    })
+    .from(turns)
+    .where(eq(turns.workstreamId, workstreamId))
+    .orderBy(desc(turns.createdAt))
+    .limit(limit);
+  return rows.map((row) => ({
+    ...row,
+    inputTokens: num(row.inputTokens),
+    outputTokens: num(row.outputTokens),
+    costUsd: num(row.costUsd),
+    createdAt: row.createdAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+  }));
+}

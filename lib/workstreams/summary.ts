@@ -1,0 +1,108 @@
+// Reading workstreams as summaries. `isRunning` comes from the turns table (an open turn that is
+// not waiting for an approval), so it is true from the moment a message is accepted until the
+// turn ends, on every server process, and never exposes the run id.
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { workstreams } from "@/db/schema";
+import { AppError } from "@/lib/http/errors";
+import type { WorkstreamScope, WorkstreamSummary } from "./types";
+
+// Spelled out with an alias: drizzle leaves columns unqualified in single-table selects, where
+// "id" inside the subquery would mean turns.id.
+export const isRunningSql = sql<boolean>`exists (select 1 from "turns" as running_turn where running_turn."workstream_id" = "workstreams"."id" and running_turn."state" in ('pending', 'active'))`;
+
+export const summaryColumns = {
+  id: workstreams.id,
+  organizationId: workstreams.organizationId,
+  ownerId: workstreams.ownerId,
+  title: workstreams.title,
+  mode: workstreams.mode,
+  core: workstreams.core,
+  coreType: workstreams.coreType,
+  agentId: workstreams.agentId,
+  status: workstreams.status,
+  isCompacting: workstreams.isCompacting,
+  createdAt: workstreams.createdAt,
+  updatedAt: workstreams.updatedAt,
+  isRunning: isRunningSql,
+};
+
+export type SummaryRow = {
+  id: string;
+  organizationId: string;
+  ownerId: string | null;
+  title: string;
+  mode: "direct" | "group";
+  core: boolean;
+  coreType: string | null;
+  agentId: string;
+  status: "regular" | "archived";
+  isCompacting: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  isRunning: boolean;
+};
+
+export function toSummary(row: SummaryRow): WorkstreamSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    mode: row.mode,
+    core: row.core,
+    coreType: row.coreType,
+    agentId: row.agentId,
+    status: row.status,
+    // Postgres drivers agree on booleans for columns, not always for expressions.
+    isRunning: row.isRunning === true || String(row.isRunning) === "true",
+    isCompacting: row.isCompacting,
+    createdAt: row.createdAt.toISOString(),
+    lastActivityAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function scopeCondition(scope: WorkstreamScope): SQL | undefined {
+  return scope.kind === "owner"
+    ? and(
+        eq(workstreams.organizationId, scope.organizationId),
+        eq(workstreams.ownerId, scope.userId),
+      )
+    : eq(workstreams.organizationId, scope.organizationId);
+}
+
+/** The workstream as a summary row if `scope` may see it, else null. */
+export async function findSummaryRow({
+  scope,
+  workstreamId,
+}: {
+  scope: WorkstreamScope;
+  workstreamId: string;
+}): Promise<SummaryRow | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select(summaryColumns)
+    .from(workstreams)
+    .where(and(eq(workstreams.id, workstreamId), scopeCondition(scope)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Like findSummaryRow, but another user's or organization's workstream is a 404. */
+export async function requireSummaryRow(input: {
+  scope: WorkstreamScope;
+  workstreamId: string;
+}): Promise<SummaryRow> {
+  const row = await findSummaryRow(input);
+  if (!row) throw new AppError("not_found:workstream", "This workstream does not exist.");
+  return row;
+}
+
+/** A workstream's summary by id alone, for internal callers (live updates). */
+export async function loadSummaryRow(workstreamId: string): Promise<SummaryRow | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select(summaryColumns)
+    .from(workstreams)
+    .where(eq(workstreams.id, workstreamId))
+    .limit(1);
+  return row ?? null;
+}

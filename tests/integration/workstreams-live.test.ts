@@ -1,0 +1,157 @@
+// The live channel (one SSE stream per signed-in user) and recent activity: workstream changes
+// reach the owner's other tabs, running/finished follow the turn, recent activity is written
+// after each turn, and nobody else hears any of it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorkstreamServices } from "@/lib/workstreams/services";
+import type { ActivityEntry, WorkstreamSummary } from "@/lib/workstreams/types";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type SignedUpUser, signUp } from "../support/http-client";
+import { readSse } from "../support/sse";
+import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+import {
+  createGroup,
+  isChange,
+  joinOrganization,
+  LiveFollower,
+  sendTo,
+  waitIdle,
+} from "./workstreams-support/helpers";
+
+let testDb: TestDatabase;
+let server: AppServer;
+let owner: SignedUpUser;
+let colleague: SignedUpUser;
+let outsider: SignedUpUser;
+const open: LiveFollower[] = [];
+
+async function follow(user: SignedUpUser, query = "") {
+  const follower = await LiveFollower.open(user.client, query);
+  open.push(follower);
+  return follower;
+}
+
+beforeAll(async () => {
+  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
+  testDb = await useTestDatabase();
+  await startWorkstreamServices();
+  server = await startAppServer();
+  owner = await signUp(server.url, "Live Owner");
+  colleague = await signUp(server.url, "Live Colleague");
+  outsider = await signUp(server.url, "Live Outsider");
+  await joinOrganization(colleague, owner.organizationId, "member");
+});
+afterAll(async () => {
+  await Promise.all(open.map((follower) => follower.close()));
+  await server?.close();
+  await releaseTestDatabase(testDb);
+});
+
+describe("the live channel", () => {
+  it("W1 carries created, renamed, archived and unarchived changes to the owner's other tabs", async () => {
+    const otherTab = await follow(colleague);
+    const stream = await createGroup(colleague.client, "Roadmap");
+    await otherTab.next(isChange("created", stream.id));
+    await colleague.client.fetch(`/api/workstreams/${stream.id}`, {
+      method: "PATCH",
+      json: { title: "Roadmap 2027" },
+    });
+    const renamed = await otherTab.next(isChange("renamed", stream.id));
+    expect((renamed.workstream as WorkstreamSummary).title).toBe("Roadmap 2027");
+    await colleague.client.fetch(`/api/workstreams/${stream.id}/archive`, { method: "POST" });
+    const archived = await otherTab.next(isChange("archived", stream.id));
+    expect((archived.workstream as WorkstreamSummary).status).toBe("archived");
+    await colleague.client.fetch(`/api/workstreams/${stream.id}/unarchive`, { method: "POST" });
+    await otherTab.next(isChange("unarchived", stream.id));
+    await colleague.client.fetch(`/api/workstreams/${stream.id}/archive`, { method: "POST" });
+    await colleague.client.fetch(`/api/workstreams/${stream.id}`, { method: "DELETE" });
+    await otherTab.next(
+      (event) => event.type === "workstream_deleted" && event.workstreamId === stream.id,
+    );
+  });
+
+  it("W12 shows running while a turn runs and not running once it ends, then the activity", async () => {
+    const tab = await follow(colleague);
+    const stream = await createGroup(colleague.client, "Busy stream");
+    await readSse(await sendTo(colleague.client, stream.id, "[echo] Draft the launch email"));
+    await waitIdle(colleague.client, stream.id);
+    const running = await tab.next(
+      (event) =>
+        isChange("running", stream.id)(event) && (event.workstream as WorkstreamSummary).isRunning,
+    );
+    const finished = await tab.next(
+      (event) =>
+        isChange("running", stream.id)(event) && !(event.workstream as WorkstreamSummary).isRunning,
+    );
+    expect(tab.events.indexOf(running)).toBeLessThan(tab.events.indexOf(finished));
+    const activity = await tab.next(
+      (event) =>
+        event.type === "activity" && (event.entry as ActivityEntry).workstreamId === stream.id,
+    );
+    expect(activity.entry).toMatchObject({
+      title: "Busy stream",
+      summary: expect.stringContaining("Draft the launch email"),
+    });
+    expect(JSON.stringify(tab.events)).not.toMatch(/activeRunId|serverRunId/);
+  });
+
+  it("W1 nobody else hears a member's changes; an admin may follow the organization", async () => {
+    const ownerTab = await follow(owner);
+    const outsiderTab = await follow(outsider);
+    const orgTab = await follow(owner, "?scope=organization");
+    const stream = await createGroup(colleague.client, "Quiet plan");
+    await orgTab.next(isChange("created", stream.id));
+    // The organization tab got it; give the others the same time to (not) hear it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ownerTab.events.some(isChange("created", stream.id))).toBe(false);
+    expect(outsiderTab.events.some(isChange("created", stream.id))).toBe(false);
+
+    const forbidden = await colleague.client.json<{ error: { code: string } }>(
+      "/api/live?scope=organization",
+    );
+    expect([forbidden.status, forbidden.body.error.code]).toEqual([403, "forbidden:role"]);
+    const bad = await colleague.client.json<{ error: { code: string } }>("/api/live?scope=all");
+    expect([bad.status, bad.body.error.code]).toEqual([400, "bad_request:scope"]);
+  });
+
+  it("W2 announces onboarding completion so other tabs can show the core workstreams", async () => {
+    const member = await signUp(server.url, "Onboarding Tab");
+    const tab = await follow(member);
+    await member.client.json("/api/onboarding/complete", { method: "POST" });
+    await tab.next((event) => event.type === "onboarding" && event.state === "completed");
+    const created = tab.events.filter(
+      (event) => event.type === "workstream" && event.reason === "created",
+    );
+    expect(created.some((event) => (event.workstream as WorkstreamSummary).core)).toBe(true);
+  });
+});
+
+describe("recent activity", () => {
+  it("W1 keeps one entry per workstream touched, newest first, written after each turn", async () => {
+    const member = await signUp(server.url, "Activity Member");
+    const first = await createGroup(member.client, "First");
+    const second = await createGroup(member.client, "Second");
+    for (const [stream, text] of [
+      [first, "[echo] one"],
+      [second, "[echo] two"],
+      [first, "[echo] three"],
+    ] as const) {
+      await readSse(await sendTo(member.client, stream.id, text));
+      await waitIdle(member.client, stream.id);
+    }
+    const read = async () =>
+      (await member.client.json<{ activity: ActivityEntry[] }>("/api/activity")).body.activity;
+    let activity = await read();
+    for (let i = 0; i < 100 && activity[0]?.summary !== "[echo] three"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      activity = await read();
+    }
+    expect(activity.map((entry) => [entry.workstreamId, entry.summary])).toEqual([
+      [first.id, "[echo] three"],
+      [second.id, "[echo] two"],
+    ]);
+    const others = await colleague.client.json<{ activity: ActivityEntry[] }>("/api/activity");
+    expect(others.body.activity.map((entry) => entry.workstreamId)).not.toContain(first.id);
+    const bad = await member.client.json<{ error: { code: string } }>("/api/activity?limit=0");
+    expect([bad.status, bad.body.error.code]).toEqual([400, "bad_request:limit"]);
+  });
+});
