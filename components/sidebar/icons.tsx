@@ -1,25 +1,5 @@
 // Line icons for the sidebar and the admin console, on the same 16px grid as components/ui/icons.
-import type { SVGProps } from "react";
-
-type IconProps = SVGProps<SVGSVGElement>;
-
-function Icon({ children, className = "size-4", ...rest }: IconProps) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.5"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className={className}
-      {...rest}
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon, type IconProps } from "@/components/ui/icons";
 
 export function PlusIcon(props: IconProps) {
   return (

@@ -1,9 +1,10 @@
 // The handful of line icons the shell uses, drawn on a 16px grid. Decorative: aria-hidden.
 import type { SVGProps } from "react";
 
-type IconProps = SVGProps<SVGSVGElement>;
+export type IconProps = SVGProps<SVGSVGElement>;
 
-function Icon({ children, className = "size-4", ...rest }: IconProps) {
+/** The shared 16px line-icon frame; other icon sets draw inside it. */
+export function Icon({ children, className = "size-4", ...rest }: IconProps) {
   return (
     <svg
       aria-hidden="true"
