@@ -1,6 +1,8 @@
 // The turn engine over HTTP (seeds 000, 001, 002, 003): streaming, durable events with offsets,
 // resume, stop, one turn at a time, retry and bad input.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { messages, turns } from "@/db/schema";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userMessage, userWithWorkstream } from "../support/fixtures";
 import { signUp } from "../support/http-client";
@@ -319,5 +321,55 @@ describe("bad input", () => {
     expect(future.status).toBe(400);
     expect(future.body.error.code).toBe("bad_request:offset");
     expect((await history(owner)).messages).toHaveLength(0);
+  });
+});
+
+describe("R2 a suspended turn", () => {
+  it("holds the workstream (409) without a run, and Stop cancels it", async () => {
+    const owner = await userWithWorkstream(server.url);
+    await readSse(await send(owner, "[echo] before the approval", "m_before"));
+    // A turn waiting for an approval: open, but no run, no busy flag and no lease.
+    const db = await getDb();
+    await db.insert(messages).values({
+      workstreamId: owner.workstreamId,
+      id: "m_waiting",
+      role: "user",
+      parts: [{ type: "text", text: "delete the staging database" }],
+    });
+    await db.insert(turns).values({
+      id: "turn_suspended_1",
+      workstreamId: owner.workstreamId,
+      organizationId: owner.organizationId,
+      userId: owner.userId,
+      userMessageId: "m_waiting",
+      assistantMessageId: "msg_waiting",
+      state: "suspended",
+    });
+    const described = await info(owner);
+    expect(described.isRunning).toBe(false);
+    expect(described.activeTurn?.id).toBe("turn_suspended_1");
+
+    const blocked = await owner.client.json<{ error: { code: string; turnId: string } }>(
+      `/api/workstreams/${owner.workstreamId}/messages`,
+      { method: "POST", json: userMessage("hello?") },
+    );
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.error).toMatchObject({
+      code: "conflict:turn_active",
+      turnId: "turn_suspended_1",
+    });
+
+    const stop = await owner.client.json<{ turnId: string; state: string }>(
+      `/api/workstreams/${owner.workstreamId}/stop`,
+      { method: "POST", json: {} },
+    );
+    expect(stop.body).toEqual({ turnId: "turn_suspended_1", state: "cancelled" });
+    const log = await readSse(
+      await owner.client.fetch(`/api/workstreams/${owner.workstreamId}/events?after=0`),
+    );
+    expect(statuses(log.events).at(-1)).toBe("cancelled");
+    const next = await send(owner, "[echo] after");
+    expect(next.status).toBe(200);
+    expect(statuses((await readSse(next)).events).at(-1)).toBe("ready");
   });
 });
