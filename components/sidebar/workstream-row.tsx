@@ -208,7 +208,7 @@ function RenameField({
   };
 
   return (
-    <li className="px-0.5 py-0.5">
+    <li className="px-0.5">
       <input
         ref={inputRef}
         aria-label={`Rename ${workstream.title}`}

@@ -184,7 +184,7 @@ export async function getWorkstreamRuns({
     .from(workstreams)
     .where(and(eq(workstreams.id, workstreamId), eq(workstreams.organizationId, organizationId)))
     .limit(1);
-  if (!exists) throw new AppError("not_found:workstream", "This workstream does not exist.");
+  if (!exists) throw new AppError("not_found:workstream");
   const rows = await db
     .select({
       id: turns.id,

@@ -37,7 +37,7 @@ export async function createInvitation({
   role: Role;
 }): Promise<{ invitation: InvitationSummary; created: boolean }> {
   if (role === "owner" && actor.role !== "owner") {
-    throw new AppError("forbidden:owner_only", "Only an owner can invite an owner.");
+    throw new AppError("forbidden:owner_only");
   }
   const address = email.trim().toLowerCase();
   const db = await getDb();
@@ -50,7 +50,7 @@ export async function createInvitation({
     )
     .limit(1);
   if (existingMember) {
-    throw new AppError("conflict:already_member", `${address} is already a member.`);
+    throw new AppError("conflict:already_member");
   }
   // Inviting the same address again renews the pending invitation instead of adding another.
   const [pending] = await db
@@ -141,9 +141,9 @@ export async function cancelInvitation({
       and(eq(invitation.id, invitationId), eq(invitation.organizationId, actor.organizationId)),
     )
     .limit(1);
-  if (!row) throw new AppError("not_found:invitation", "This invitation does not exist.");
+  if (!row) throw new AppError("not_found:invitation");
   if (row.status === "accepted") {
-    throw new AppError("conflict:invitation_accepted", "This invitation was already accepted.");
+    throw new AppError("conflict:invitation_accepted");
   }
   if (row.status !== "canceled") {
     await db.update(invitation).set({ status: "canceled" }).where(eq(invitation.id, row.id));
@@ -228,15 +228,15 @@ export async function acceptInvitation({
       .for("update")
       .limit(1);
     if (!row || row.email.toLowerCase() !== email.toLowerCase()) {
-      throw new AppError("not_found:invitation", "This invitation does not exist.");
+      throw new AppError("not_found:invitation");
     }
     const role = toRole(row.role ?? "member");
     const state = stateOf(row);
     if (state === "canceled") {
-      throw new AppError("conflict:invitation_canceled", "This invitation was canceled.");
+      throw new AppError("conflict:invitation_canceled");
     }
     if (state === "expired") {
-      throw new AppError("conflict:invitation_expired", "This invitation has expired.");
+      throw new AppError("conflict:invitation_expired");
     }
     if (state === "accepted") {
       // Accepting twice answers the same; an accepted invitation never lets a removed member
@@ -247,7 +247,7 @@ export async function acceptInvitation({
         .where(and(eq(member.organizationId, row.organizationId), eq(member.userId, userId)))
         .limit(1);
       if (!joined) {
-        throw new AppError("conflict:invitation_accepted", "This invitation was already used.");
+        throw new AppError("conflict:invitation_accepted");
       }
       return { organizationId: row.organizationId, role: toRole(joined.role) };
     }

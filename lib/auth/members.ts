@@ -19,7 +19,7 @@ async function requireMember(organizationId: string, memberId: string) {
     .from(member)
     .where(and(eq(member.id, memberId), eq(member.organizationId, organizationId)))
     .limit(1);
-  if (!row) throw new AppError("not_found:member", "This member does not exist.");
+  if (!row) throw new AppError("not_found:member");
   return { ...row, role: toRole(row.role) };
 }
 
@@ -32,9 +32,9 @@ async function ownerCount(organizationId: string): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-function requireOwnerFor(actor: Actor, what: string): void {
+function requireOwnerFor(actor: Actor, action: string): void {
   if (actor.role !== "owner") {
-    throw new AppError("forbidden:owner_only", `Only an owner can ${what}.`);
+    throw new AppError("forbidden:owner_only", { details: { action } });
   }
 }
 
@@ -52,7 +52,7 @@ export async function changeMemberRole({
   if (target.role === "owner") requireOwnerFor(actor, "change an owner's role");
   if (role === "owner") requireOwnerFor(actor, "make someone an owner");
   if (target.role === "owner" && (await ownerCount(actor.organizationId)) <= 1) {
-    throw new AppError("conflict:last_owner", "An organization needs at least one owner.");
+    throw new AppError("conflict:last_owner");
   }
   const db = await getDb();
   await db.update(member).set({ role }).where(eq(member.id, target.id));
@@ -68,7 +68,7 @@ export async function removeMember({
 }): Promise<{ id: string; userId: string }> {
   const target = await requireMember(actor.organizationId, memberId);
   if (target.userId === actor.userId) {
-    throw new AppError("conflict:self_removal", "You cannot remove yourself.");
+    throw new AppError("conflict:self_removal");
   }
   if (target.role === "owner") requireOwnerFor(actor, "remove an owner");
   const db = await getDb();

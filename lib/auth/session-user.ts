@@ -8,7 +8,7 @@ export async function requireSessionUser(
 ): Promise<{ userId: string; email: string }> {
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers: request.headers });
-  if (!session) throw new AppError("unauthorized:auth", "Sign in to continue.");
+  if (!session) throw new AppError("unauthorized:auth");
   return { userId: session.user.id, email: session.user.email };
 }
 

@@ -47,13 +47,13 @@ export async function requireViewer(request: Request): Promise<Viewer> {
   const result = await resolveViewer(request.headers);
   if (result.ok) return result.viewer;
   if (result.reason === "signed_out") {
-    throw new AppError("unauthorized:auth", "Sign in to continue.");
+    throw new AppError("unauthorized:auth");
   }
-  throw new AppError("forbidden:organization", "You are not a member of this organization.");
+  throw new AppError("forbidden:organization");
 }
 
 export function requireRole(viewer: Viewer, roles: readonly Role[]): void {
   if (!roles.includes(viewer.role)) {
-    throw new AppError("forbidden:role", `This needs the ${roles.join(" or ")} role.`);
+    throw new AppError("forbidden:role");
   }
 }

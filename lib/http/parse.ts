@@ -18,7 +18,7 @@ export function parseInput<T>(
   const field = first ? String(first.path[0] ?? "") : "";
   const code = Object.hasOwn(codes, field) ? codes[field] : undefined;
   if (code) {
-    throw new AppError(code, `${field}: ${first?.message ?? "invalid"}`, { details: { issues } });
+    throw new AppError(code, { details: { field, issues } });
   }
   throw result.error;
 }

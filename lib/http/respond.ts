@@ -25,28 +25,28 @@ export function toAppError(error: unknown): AppError {
     }));
     const first = issues[0];
     const where = first?.path ? `${first.path}: ` : "";
-    return new AppError("bad_request:validation", `${where}${first?.message ?? "Invalid input"}`, {
+    return new AppError("bad_request:validation", {
       details: { issues },
     });
   }
-  return new AppError("internal:server", "Something went wrong on our side. Please try again.");
+  return new AppError("internal:server");
 }
 
 /** Reads a JSON body, answering 400 `bad_request:json` for anything that is not JSON. */
 export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<unknown> {
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > maxBytes) {
-    throw new AppError("payload_too_large:body", `The request body exceeds ${maxBytes} bytes.`);
+    throw new AppError("payload_too_large:body", { details: { maxBytes } });
   }
   const text = await request.text();
   if (text.length > maxBytes) {
-    throw new AppError("payload_too_large:body", `The request body exceeds ${maxBytes} bytes.`);
+    throw new AppError("payload_too_large:body", { details: { maxBytes } });
   }
-  if (!text.trim()) throw new AppError("bad_request:json", "The request body must be JSON.");
+  if (!text.trim()) throw new AppError("bad_request:json");
   try {
     return JSON.parse(text);
   } catch {
-    throw new AppError("bad_request:json", "The request body is not valid JSON.");
+    throw new AppError("bad_request:json");
   }
 }
 

@@ -55,18 +55,14 @@ export async function resumeOffset({
   const url = new URL(request.url);
   const raw = url.searchParams.get("after") ?? request.headers.get("last-event-id") ?? "0";
   if (!/^\d{1,15}$/.test(raw)) {
-    throw new AppError("bad_request:offset", "`after` must be a non-negative integer offset.");
+    throw new AppError("bad_request:offset");
   }
   const after = Number(raw);
   const latest = await latestOffset({ workstreamId });
   if (after > latest) {
-    throw new AppError(
-      "bad_request:offset",
-      `Offset ${after} is beyond the latest event (${latest}).`,
-      {
-        details: { latestOffset: latest },
-      },
-    );
+    throw new AppError("bad_request:offset", {
+      details: { latestOffset: latest },
+    });
   }
   return after;
 }

@@ -162,7 +162,7 @@ export async function listMessageHistoryPage({
   let beforeSeq: number | null = null;
   if (beforeMessageId) {
     const anchor = await findMessage({ workstreamId, messageId: beforeMessageId });
-    if (!anchor) throw new AppError("bad_request:cursor", "Unknown beforeMessageId cursor.");
+    if (!anchor) throw new AppError("bad_request:cursor");
     beforeSeq = anchor.seq;
   }
   const rows = await db

@@ -25,9 +25,8 @@ export async function checkTurnRateLimit({ userId }: { userId: string }): Promis
   if (recent.length < limit.turns) return;
   const oldest = recent[0]?.createdAt.getTime() ?? Date.now();
   const retryAfter = Math.max(1, Math.ceil((oldest + limit.windowMs - Date.now()) / 1000));
-  throw new AppError(
-    "rate_limit:turn",
-    `Too many messages: at most ${limit.turns} per ${Math.round(limit.windowMs / 1000)} s. Try again in ${retryAfter} s.`,
-    { headers: { "retry-after": String(retryAfter) }, details: { retryAfter } },
-  );
+  throw new AppError("rate_limit:turn", {
+    headers: { "retry-after": String(retryAfter) },
+    details: { retryAfter },
+  });
 }

@@ -31,11 +31,7 @@ async function waitWhileCompacting(workstream: WorkstreamRow): Promise<void> {
       .where(eq(workstreams.id, workstream.id));
     if (!row?.isCompacting) return;
   }
-  throw new AppError(
-    "unavailable:compacting",
-    "This workstream is still being compacted. Try again in a moment.",
-    { headers: { "retry-after": "5" } },
-  );
+  throw new AppError("unavailable:compacting", { headers: { "retry-after": "5" } });
 }
 
 /** A re-POST of a message is Retry only when its turn failed or was cancelled. */
@@ -43,11 +39,11 @@ async function checkRetry(workstreamId: string, message: WorkstreamMessage): Pro
   const existing = await findMessage({ workstreamId, messageId: message.id });
   if (!existing) return;
   if (existing.role !== "user") {
-    throw new AppError("conflict:message_id", "This message id is already used.");
+    throw new AppError("conflict:message_id");
   }
   const previous = existing.turnId ? await getTurn({ turnId: existing.turnId }) : null;
   if (previous && (previous.state === "failed" || previous.state === "cancelled")) return;
-  throw new AppError("conflict:duplicate_message", "This message was already sent.", {
+  throw new AppError("conflict:duplicate_message", {
     details: { turnId: previous?.id ?? null },
   });
 }
@@ -66,10 +62,7 @@ export async function startTurn({
   const { workstream, turn, lastOffset } = await stage(turnId, "RECEIVE_INPUT", async () => {
     const workstream = await getOwnedWorkstream({ viewer, workstreamId });
     if (workstream.status === "archived") {
-      throw new AppError(
-        "conflict:archived",
-        "This workstream is archived. Unarchive it to continue.",
-      );
+      throw new AppError("conflict:archived");
     }
     await checkTurnRateLimit({ userId: viewer.userId });
     await waitWhileCompacting(workstream);
@@ -82,7 +75,7 @@ export async function startTurn({
     };
     const input = await runStageHooks("RECEIVE_INPUT", { message }, ctx).catch((error: unknown) => {
       if (error instanceof GuardRefusal) {
-        throw new AppError("forbidden:guard", `Refused: ${error.reason}`, {
+        throw new AppError("forbidden:guard", {
           details: { hook: error.hook },
         });
       }

@@ -43,7 +43,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 async function turnActiveError(workstreamId: string): Promise<AppError> {
   const open = await getOpenTurn({ workstreamId });
-  return new AppError("conflict:turn_active", "A turn is already running in this workstream.", {
+  return new AppError("conflict:turn_active", {
     details: { turnId: open?.id ?? null, state: open?.state ?? null },
   });
 }

@@ -25,7 +25,7 @@ type NewRow = typeof workstreams.$inferInsert;
 function requireAgent(agentId: string) {
   const agent = getAgent(agentId);
   if (!agent) {
-    throw new AppError("bad_request:agent", `There is no agent "${agentId}".`, {
+    throw new AppError("bad_request:agent", {
       details: { agentId },
     });
   }
@@ -48,13 +48,9 @@ export function plannedRow({ userId, organizationId, ...input }: Owner & CreateW
   if (input.core === true) {
     const profile = getCoreWorkstreamProfile(input.coreType);
     if (!profile) {
-      throw new AppError(
-        "bad_request:core_type",
-        `There is no core workstream "${input.coreType}".`,
-        {
-          details: { coreType: input.coreType },
-        },
-      );
+      throw new AppError("bad_request:core_type", {
+        details: { coreType: input.coreType },
+      });
     }
     return {
       ...base,

@@ -33,10 +33,7 @@ function checkPaging(input: ListWorkstreamsInput): { take: number; page: number 
   const paged = input.mode === "group" && input.core !== true;
   if (!paged) {
     if (input.take !== undefined || input.page !== undefined) {
-      throw new AppError(
-        "bad_request:paging",
-        "Only standard group workstreams are paged; leave out take and page.",
-      );
+      throw new AppError("bad_request:paging");
     }
     return null;
   }
@@ -44,20 +41,20 @@ function checkPaging(input: ListWorkstreamsInput): { take: number; page: number 
   const page = input.page ?? 1;
   const maxTake = config.workstreams.groupMaxTake;
   if (!Number.isInteger(take) || take < 1 || take > maxTake) {
-    throw new AppError("bad_request:take", `take must be a whole number from 1 to ${maxTake}.`);
+    throw new AppError("bad_request:take");
   }
   if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) {
-    throw new AppError("bad_request:page", `page must be a whole number from 1 to ${MAX_PAGE}.`);
+    throw new AppError("bad_request:page");
   }
   return { take, page };
 }
 
 export async function listWorkstreams(input: ListWorkstreamsInput): Promise<WorkstreamList> {
   if (input.mode !== "direct" && input.mode !== "group") {
-    throw new AppError("bad_request:mode", 'mode must be "direct" or "group".');
+    throw new AppError("bad_request:mode");
   }
   if (input.mode === "direct" && input.core === true) {
-    throw new AppError("bad_request:core", "Core workstreams are group workstreams.");
+    throw new AppError("bad_request:core");
   }
   const paging = checkPaging(input);
   const conditions: Array<SQL | undefined> = [
@@ -83,7 +80,7 @@ export async function listWorkstreams(input: ListWorkstreamsInput): Promise<Work
     .limit(take + 1)
     .offset((page - 1) * take);
   if (rows.length === 0 && page > 1) {
-    throw new AppError("bad_request:page", `Page ${page} is past the last page.`, {
+    throw new AppError("bad_request:page", {
       details: { page },
     });
   }

@@ -15,10 +15,10 @@ type Target = { scope: WorkstreamScope; workstreamId: string };
 
 function assertMutable(row: SummaryRow, action: string): void {
   if (row.mode === "direct") {
-    throw new AppError("conflict:direct_immutable", `Direct workstreams cannot be ${action}.`);
+    throw new AppError("conflict:direct_immutable");
   }
   if (row.core) {
-    throw new AppError("conflict:core_immutable", `Core workstreams cannot be ${action}.`);
+    throw new AppError("conflict:core_immutable");
   }
 }
 
@@ -85,9 +85,9 @@ export async function deleteWorkstream(target: Target): Promise<{ id: string }> 
       .from(workstreams)
       .where(and(eq(workstreams.id, row.id), scopeCondition(target.scope)))
       .for("update");
-    if (!locked) throw new AppError("not_found:workstream", "This workstream does not exist.");
+    if (!locked) throw new AppError("not_found:workstream");
     if (locked.status !== "archived") {
-      throw new AppError("conflict:not_archived", "Archive this workstream before deleting it.");
+      throw new AppError("conflict:not_archived");
     }
     const [open] = await tx
       .select({ one: sql`1` })
@@ -100,10 +100,7 @@ export async function deleteWorkstream(target: Target): Promise<{ id: string }> 
       )
       .limit(1);
     if (open) {
-      throw new AppError(
-        "conflict:turn_active",
-        "A turn is still open in this workstream. Stop it before deleting.",
-      );
+      throw new AppError("conflict:turn_active");
     }
     await tx.delete(workstreams).where(eq(workstreams.id, row.id));
   });

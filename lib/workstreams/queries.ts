@@ -30,7 +30,7 @@ export async function getOwnedWorkstream({
       ),
     )
     .limit(1);
-  if (!row) throw new AppError("not_found:workstream", "This workstream does not exist.");
+  if (!row) throw new AppError("not_found:workstream");
   return row;
 }
 

@@ -92,7 +92,7 @@ export async function requireSummaryRow(input: {
   workstreamId: string;
 }): Promise<SummaryRow> {
   const row = await findSummaryRow(input);
-  if (!row) throw new AppError("not_found:workstream", "This workstream does not exist.");
+  if (!row) throw new AppError("not_found:workstream");
   return row;
 }
 

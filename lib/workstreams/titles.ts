@@ -15,10 +15,10 @@ export function validTitle(raw: string): string {
   const title = normalizeTitle(raw);
   const max = config.workstreams.titleMaxChars;
   if (title.length === 0) {
-    throw new AppError("bad_request:title", "A workstream needs a title.");
+    throw new AppError("bad_request:title");
   }
   if ([...title].length > max) {
-    throw new AppError("bad_request:title", `A title can be at most ${max} characters.`, {
+    throw new AppError("bad_request:title", {
       details: { maxChars: max },
     });
   }

@@ -48,29 +48,21 @@ export const CREATE_CODES = {
 /** The body as one of the three kinds of workstream, or a 400 naming what does not fit. */
 export function toCreateInput(body: z.infer<typeof CreateBody>): CreateWorkstreamInput {
   if (body.mode === "direct") {
-    if (!body.agentId)
-      throw new AppError("bad_request:agent", "A direct workstream needs an agentId.");
+    if (!body.agentId) throw new AppError("bad_request:agent");
     if (body.core || body.coreType !== undefined || body.title !== undefined) {
-      throw new AppError(
-        "bad_request:direct",
-        "A direct workstream takes only an agentId: its title is the agent's name.",
-      );
+      throw new AppError("bad_request:direct");
     }
     return { mode: "direct", agentId: body.agentId };
   }
   if (body.core) {
-    if (!body.coreType)
-      throw new AppError("bad_request:core_type", "A core workstream needs a coreType.");
+    if (!body.coreType) throw new AppError("bad_request:core_type");
     if (body.title !== undefined || body.agentId !== undefined) {
-      throw new AppError(
-        "bad_request:core",
-        "A core workstream's title and agent are fixed by its coreType.",
-      );
+      throw new AppError("bad_request:core");
     }
     return { mode: "group", core: true, coreType: body.coreType };
   }
   if (body.coreType !== undefined) {
-    throw new AppError("bad_request:core", "coreType needs core: true.");
+    throw new AppError("bad_request:core");
   }
   return { mode: "group", title: body.title, agentId: body.agentId };
 }

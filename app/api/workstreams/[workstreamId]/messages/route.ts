@@ -37,12 +37,9 @@ export const POST = route(async (request, context: RouteContext<"workstreamId">)
   const workstreamId = await param(context, "workstreamId");
   const body = SendBody.parse(await readJson(request, config.turns.maxMessageChars * 4 + 4096));
   const text = body.message.parts.map((part) => part.text).join("");
-  if (!text.trim()) throw new AppError("bad_request:empty_message", "The message is empty.");
+  if (!text.trim()) throw new AppError("bad_request:empty_message");
   if (text.length > config.turns.maxMessageChars) {
-    throw new AppError(
-      "payload_too_large:message",
-      `A message can be at most ${config.turns.maxMessageChars} characters.`,
-    );
+    throw new AppError("payload_too_large:message");
   }
   const { turn, followAfter } = await startTurn({ viewer, workstreamId, message: body.message });
   return followResponse({
