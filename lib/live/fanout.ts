@@ -3,11 +3,21 @@
 // in-process emitter is the default with PGlite (one server process per data dir) and the local
 // half of the Postgres implementation.
 import { EventEmitter } from "node:events";
-import { type LiveEnvelope, type LiveTopic, topicKey, topicKeysOf } from "./types";
+import {
+  deliveriesOf,
+  type LiveEnvelope,
+  type LiveEvent,
+  type LiveTopic,
+  type OrganizationEvent,
+  topicKey,
+} from "./types";
+
+/** A subscriber hears events as its topic may see them (metadata only on the organization's). */
+export type LiveListener = (event: LiveEvent | OrganizationEvent) => void;
 
 export interface LiveFanout {
   publish(envelope: LiveEnvelope): Promise<void>;
-  subscribe(topic: LiveTopic, listener: (envelope: LiveEnvelope) => void): () => void;
+  subscribe(topic: LiveTopic, listener: LiveListener): () => void;
   close(): Promise<void>;
 }
 
@@ -22,10 +32,10 @@ export class InProcessLiveFanout implements LiveFanout {
   }
 
   protected deliverLocal(envelope: LiveEnvelope): void {
-    for (const key of topicKeysOf(envelope)) this.emitter.emit(key, envelope);
+    for (const { key, event } of deliveriesOf(envelope)) this.emitter.emit(key, event);
   }
 
-  subscribe(topic: LiveTopic, listener: (envelope: LiveEnvelope) => void): () => void {
+  subscribe(topic: LiveTopic, listener: LiveListener): () => void {
     const key = topicKey(topic);
     this.emitter.on(key, listener);
     return () => this.emitter.off(key, listener);

@@ -3,7 +3,7 @@
 // lasts until the client goes away; EventSource reconnects on its own (retry: 3 s), and the client
 // reloads its lists after a reconnect because changes in between are not replayed.
 import { getLiveFanout } from "./instance";
-import type { LiveEnvelope, LiveTopic } from "./types";
+import type { LiveTopic } from "./types";
 
 const encoder = new TextEncoder();
 const HEARTBEAT_MS = 20_000;
@@ -37,8 +37,8 @@ export async function liveResponse({
       const send = (text: string) => {
         if (!closed) controller.enqueue(encoder.encode(text));
       };
-      unsubscribe = fanout.subscribe(topic, (envelope: LiveEnvelope) => {
-        send(`data: ${JSON.stringify(envelope.event)}\n\n`);
+      unsubscribe = fanout.subscribe(topic, (event) => {
+        send(`data: ${JSON.stringify(event)}\n\n`);
       });
       heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
       send(`retry: 3000\ndata: ${JSON.stringify({ type: "ready" })}\n\n`);

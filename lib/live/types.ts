@@ -1,6 +1,7 @@
 // What travels on the live channel: changes to a member's workstreams (created, renamed,
 // archived, title, running, compacting, deleted), recent activity and onboarding. Each change is
-// addressed to the workstream's owner in its organization; admins may follow the organization.
+// addressed to the workstream's owner in its organization. Admins may follow the organization,
+// which carries only the metadata projection of each event (toOrganizationEvent).
 import type { OnboardingState } from "@/db/schema";
 import type { ActivityEntry, WorkstreamSummary } from "@/lib/workstreams/types";
 
@@ -29,6 +30,16 @@ export type LiveEnvelope = {
   event: LiveEvent;
 };
 
+/**
+ * What the organization topic (the admin console) may carry: metadata only. Ids, titles, counts,
+ * running state and deletions; never a member's message text, activity lines or anything derived
+ * from their conversations.
+ */
+export type OrganizationEvent =
+  | { type: "workstream"; reason: WorkstreamChangeReason; workstream: WorkstreamSummary }
+  | { type: "workstream_deleted"; workstreamId: string }
+  | { type: "refresh" };
+
 /** Whom a subscriber listens for: one member's own changes, or the whole organization's. */
 export type LiveTopic =
   | { kind: "user"; organizationId: string; userId: string }
@@ -40,13 +51,71 @@ export function topicKey(topic: LiveTopic): string {
     : `o:${topic.organizationId}`;
 }
 
-/** The topics one envelope is delivered to. */
-export function topicKeysOf(envelope: LiveEnvelope): string[] {
-  const keys = [topicKey({ kind: "organization", organizationId: envelope.organizationId })];
-  if (envelope.userId) {
-    keys.push(
-      topicKey({ kind: "user", organizationId: envelope.organizationId, userId: envelope.userId }),
-    );
+/**
+ * The metadata an organization subscriber may see of an owner's event, or null when the event
+ * stays with its owner. Every event type must be decided here: the switch is exhaustive, so a
+ * new type does not compile until someone says whether (and what of it) admins receive.
+ */
+export function toOrganizationEvent(event: LiveEvent): OrganizationEvent | null {
+  switch (event.type) {
+    case "workstream": {
+      const { workstream } = event;
+      // Rebuilt field by field so a content field added to the summary later is not forwarded.
+      return {
+        type: "workstream",
+        reason: event.reason,
+        workstream: {
+          id: workstream.id,
+          title: workstream.title,
+          mode: workstream.mode,
+          core: workstream.core,
+          coreType: workstream.coreType,
+          agentId: workstream.agentId,
+          status: workstream.status,
+          isRunning: workstream.isRunning,
+          isCompacting: workstream.isCompacting,
+          createdAt: workstream.createdAt,
+          lastActivityAt: workstream.lastActivityAt,
+        },
+      };
+    }
+    case "workstream_deleted":
+      return { type: "workstream_deleted", workstreamId: event.workstreamId };
+    case "refresh":
+      return { type: "refresh" };
+    case "activity":
+    case "onboarding":
+      return null;
+    default:
+      return unhandled(event);
   }
-  return keys;
+}
+
+function unhandled(event: never): null {
+  throw new Error(`live event type not routed: ${(event as { type: string }).type}`);
+}
+
+/** Each topic one envelope is delivered to, with the event as that topic may see it. */
+export function deliveriesOf(
+  envelope: LiveEnvelope,
+): Array<{ key: string; event: LiveEvent | OrganizationEvent }> {
+  const deliveries: Array<{ key: string; event: LiveEvent | OrganizationEvent }> = [];
+  if (envelope.userId) {
+    deliveries.push({
+      key: topicKey({
+        kind: "user",
+        organizationId: envelope.organizationId,
+        userId: envelope.userId,
+      }),
+      event: envelope.event,
+    });
+  }
+  const metadata = toOrganizationEvent(envelope.event);
+  if (metadata) {
+    deliveries.push({
+      key: topicKey({ kind: "organization", organizationId: envelope.organizationId }),
+      event: metadata,
+    });
+  }
+  return deliveries;
 }
