@@ -1,9 +1,14 @@
 // Too many turns from one user in a short window get 429 with Retry-After. Counted from the
-// turns table, so the limit holds across every server process.
+// turns table inside the transaction that opens the turn, under a per-user lock, so the limit
+// holds for concurrent requests on every server process.
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import type { Db } from "@/db/client";
 import { turns } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
+
+// First key of the two-key advisory lock: keeps these per-user locks apart from any other
+// advisory lock the app takes (migrations, the demo seed use the one-key form).
+const TURN_RATE_LOCK_SPACE = 727_002;
 
 export function rateLimitSettings(env: NodeJS.ProcessEnv = process.env) {
   const turnsAllowed = Number(env.WORKSTREAMS_RATE_LIMIT_TURNS ?? 30);
@@ -11,12 +16,18 @@ export function rateLimitSettings(env: NodeJS.ProcessEnv = process.env) {
   return { turns: turnsAllowed, windowMs };
 }
 
-export async function checkTurnRateLimit({ userId }: { userId: string }): Promise<void> {
+/**
+ * Refuses the turn about to be opened in `tx` when the user already opened the limit within the
+ * window. Must run in the transaction that inserts the turn row: the lock is held until that
+ * transaction commits, so the next request of the same user counts this turn. The count is its
+ * own statement after the lock so that it reads rows committed while this one waited.
+ */
+export async function checkTurnRateLimit(tx: Db, { userId }: { userId: string }): Promise<void> {
   const limit = rateLimitSettings();
   if (!(limit.turns > 0)) return;
-  const db = await getDb();
+  await tx.execute(sql`select pg_advisory_xact_lock(${TURN_RATE_LOCK_SPACE}, hashtext(${userId}))`);
   const windowStart = sql`now() - ${`${limit.windowMs} milliseconds`}::interval`;
-  const recent = await db
+  const recent = await tx
     .select({ createdAt: turns.createdAt })
     .from(turns)
     .where(and(eq(turns.userId, userId), gt(turns.createdAt, windowStart)))

@@ -11,7 +11,6 @@ import { getOwnedWorkstream, type WorkstreamRow } from "@/lib/workstreams/querie
 import { bus, stage } from "./bus";
 import { GuardRefusal, runStageHooks } from "./hooks";
 import { findMessage, type WorkstreamMessage } from "./messages";
-import { checkTurnRateLimit } from "./rate-limit";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
 import { TurnEmitter } from "./turn-emitter";
@@ -64,7 +63,6 @@ export async function startTurn({
     if (workstream.status === "archived") {
       throw new AppError("conflict:archived");
     }
-    await checkTurnRateLimit({ userId: viewer.userId });
     await waitWhileCompacting(workstream);
     await checkRetry(workstreamId, message);
     const ctx = {
@@ -81,6 +79,7 @@ export async function startTurn({
       }
       throw error;
     });
+    // Also counts the turn against the user's rate limit, atomically with opening it.
     const opened = await openTurn({
       turnId,
       workstreamId,

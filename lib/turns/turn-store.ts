@@ -9,6 +9,7 @@ import { PROCESS_ID } from "@/lib/server/process-id";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
 import { insertUserMessage, type WorkstreamMessage } from "./messages";
+import { checkTurnRateLimit } from "./rate-limit";
 
 export type TurnRow = typeof turns.$inferSelect;
 export const OPEN_STATES: TurnState[] = ["pending", "active", "suspended"];
@@ -48,10 +49,13 @@ async function turnActiveError(workstreamId: string): Promise<AppError> {
   });
 }
 
+/** Thrown inside openTurn's transaction; the 409 is built after it rolled back. */
+class WorkstreamBusy extends Error {}
+
 /**
- * RECEIVE_INPUT's write: the turn row (pending, leased to this process), the busy flag
- * (compare-and-set; a flag left by a run that is no longer open counts as free) and the user
- * message, atomically. Returns the turn and the offset its events start after.
+ * RECEIVE_INPUT's write: the user's rate limit, the turn row (pending, leased to this process),
+ * the busy flag (compare-and-set; a flag left by a run that is no longer open counts as free) and
+ * the user message, atomically. Returns the turn and the offset its events start after.
  */
 export async function openTurn(input: {
   turnId: string;
@@ -67,6 +71,7 @@ export async function openTurn(input: {
   try {
     return await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
+      await checkTurnRateLimit(tx, { userId: input.userId });
       const [turn] = await tx
         .insert(turns)
         .values({
@@ -107,7 +112,9 @@ export async function openTurn(input: {
           ),
         )
         .returning({ id: workstreams.id });
-      if (claimed.length === 0) throw await turnActiveError(input.workstreamId);
+      // Not the 409 itself: building it reads the open turn on another connection, which must
+      // not wait for a pooled connection while this one holds the user's rate-limit lock.
+      if (claimed.length === 0) throw new WorkstreamBusy();
       await insertUserMessage(tx, {
         workstreamId: input.workstreamId,
         message: input.message,
@@ -126,7 +133,9 @@ export async function openTurn(input: {
       return { turn, lastOffset };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw await turnActiveError(input.workstreamId);
+    if (error instanceof WorkstreamBusy || isUniqueViolation(error)) {
+      throw await turnActiveError(input.workstreamId);
+    }
     throw error;
   }
 }
