@@ -418,6 +418,12 @@ try {
   killAllNow();
 }
 const file = writeResults();
-console.log(`\n${formatReport(results)}\n`);
-console.log(`results: ${path.relative(REPO, file)} (and bench/results/latest.json)`);
+const report = formatReport(results);
+console.log(`\n${report}\n`);
+// The markdown is what gets committed (the JSON is ignored): the latest full run, for review.
+const markdown = path.join(REPO, "bench", "results", "latest.md");
+writeFileSync(markdown, `# Benchmark: ${options.name}\n\n\`\`\`text\n${report}\n\`\`\`\n`);
+console.log(
+  `results: ${path.relative(REPO, file)} (and bench/results/latest.json, bench/results/latest.md)`,
+);
 process.exit(exitCode);
