@@ -12,7 +12,7 @@ import { processSingleton } from "@/lib/server/singleton";
 import {
   createPersonalOrganization,
   firstOrganizationId,
-  skipPersonalOrganization,
+  wantsPersonalOrganization,
 } from "./organizations";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordWeakness } from "./password-policy";
 import { authSecret } from "./secret";
@@ -66,8 +66,8 @@ async function buildAuth() {
     databaseHooks: {
       user: {
         create: {
-          after: async (user) => {
-            if (skipPersonalOrganization.has(user.email)) return;
+          after: async (user, endpointContext) => {
+            if (!wantsPersonalOrganization(endpointContext)) return;
             await createPersonalOrganization({ userId: user.id, userName: user.name });
           },
         },

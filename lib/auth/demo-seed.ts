@@ -1,10 +1,12 @@
 // The demo organization the first `npm run dev` creates, with an admin and a member whose logins
-// are printed at start-up. Idempotent: a second start finds the users and only prints.
+// are printed at start-up. Idempotent and, on Postgres, serialized across server processes like
+// migrations: servers started at once on a fresh database seed it once, and a second start
+// finds everything in place and only prints.
 import { eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { type DatabaseHandle, type Db, getDatabase } from "@/db/client";
 import { member, organization, user } from "@/db/schema";
 import { getAuth } from "./auth";
-import { skipPersonalOrganization } from "./organizations";
+import { withoutPersonalOrganization } from "./organizations";
 
 export const DEMO_PASSWORD = "workstreams-demo";
 export const DEMO_USERS = [
@@ -13,39 +15,12 @@ export const DEMO_USERS = [
 ] as const;
 const DEMO_ORG = { name: "Demo Organization", slug: "demo" };
 
+// Advisory lock key for seeding; the migration lock is 727_001.
+const SEED_LOCK = 727_003;
+
 export async function seedDemo(): Promise<void> {
-  const db = await getDb();
-  const auth = await getAuth();
-  let [org] = await db.select().from(organization).where(eq(organization.slug, DEMO_ORG.slug));
-  if (!org) {
-    [org] = await db
-      .insert(organization)
-      .values({ id: crypto.randomUUID(), ...DEMO_ORG })
-      .onConflictDoNothing()
-      .returning();
-  }
-  if (!org) return;
-  for (const demo of DEMO_USERS) {
-    const [existing] = await db.select().from(user).where(eq(user.email, demo.email));
-    if (existing) continue;
-    skipPersonalOrganization.add(demo.email);
-    try {
-      const created = await auth.api.signUpEmail({
-        body: { email: demo.email, name: demo.name, password: DEMO_PASSWORD },
-      });
-      await db
-        .insert(member)
-        .values({
-          id: crypto.randomUUID(),
-          organizationId: org.id,
-          userId: created.user.id,
-          role: demo.role,
-        })
-        .onConflictDoNothing();
-    } finally {
-      skipPersonalOrganization.delete(demo.email);
-    }
-  }
+  const handle = await getDatabase();
+  await whileSeedLocked(handle, () => seedDemoRows(handle.db));
   console.log(
     [
       "",
@@ -54,4 +29,61 @@ export async function seedDemo(): Promise<void> {
       "",
     ].join("\n"),
   );
+}
+
+/**
+ * Runs `seed` while this process holds the seed lock. On Postgres the lock lives on a dedicated
+ * connection, because the seed itself writes through the pool and better-auth. One PGlite data
+ * dir has one process, so there is nobody to wait for.
+ */
+async function whileSeedLocked(handle: DatabaseHandle, seed: () => Promise<void>): Promise<void> {
+  if (handle.kind === "pglite") {
+    await seed();
+    return;
+  }
+  const { default: postgres } = await import("postgres");
+  const client = postgres(handle.url, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(${SEED_LOCK})`;
+    try {
+      await seed();
+    } finally {
+      await client`select pg_advisory_unlock(${SEED_LOCK})`;
+    }
+  } finally {
+    // Ending the session also releases the lock if the unlock above could not run.
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** Creates what is missing: the organization, each user, each membership. */
+async function seedDemoRows(db: Db): Promise<void> {
+  await db
+    .insert(organization)
+    .values({ id: crypto.randomUUID(), ...DEMO_ORG })
+    .onConflictDoNothing();
+  const [org] = await db.select().from(organization).where(eq(organization.slug, DEMO_ORG.slug));
+  if (!org) throw new Error("the demo organization could not be created");
+  const auth = await getAuth();
+  for (const demo of DEMO_USERS) {
+    let [existing] = await db.select({ id: user.id }).from(user).where(eq(user.email, demo.email));
+    if (!existing) {
+      // The seed makes the membership itself, so sign-up must not give the user an
+      // organization of its own.
+      const created = await auth.api.signUpEmail({
+        body: { email: demo.email, name: demo.name, password: DEMO_PASSWORD },
+        ...withoutPersonalOrganization,
+      });
+      existing = created.user;
+    }
+    await db
+      .insert(member)
+      .values({
+        id: crypto.randomUUID(),
+        organizationId: org.id,
+        userId: existing.id,
+        role: demo.role,
+      })
+      .onConflictDoNothing();
+  }
 }

@@ -6,8 +6,23 @@ import { member, organization, session, user } from "@/db/schema";
 
 export type Role = "owner" | "admin" | "member";
 
-/** Emails whose sign-up must not create a personal organization (the demo seed). */
-export const skipPersonalOrganization = new Set<string>();
+/**
+ * Spread into a server-side sign-up call (`auth.api.signUpEmail({ body, ...this })`) whose caller
+ * puts the new user into an organization itself, as the demo seed does. better-auth passes the
+ * call's own fields to the user-created hook as its endpoint context, so the hook reads it for
+ * that one call; a sign-up over HTTP has no way to set it.
+ */
+export const withoutPersonalOrganization = { personalOrganization: false } as const;
+
+/** Whether the sign-up running in this endpoint context gets an organization of its own. */
+export function wantsPersonalOrganization(endpointContext: unknown): boolean {
+  return !(
+    endpointContext &&
+    typeof endpointContext === "object" &&
+    "personalOrganization" in endpointContext &&
+    endpointContext.personalOrganization === false
+  );
+}
 
 export function slugify(text: string): string {
   return (
