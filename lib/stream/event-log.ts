@@ -1,24 +1,49 @@
 // The durable turn event log. One writer per process collects every running turn's events and
 // commits them in one multi-row insert per tick (the first event of a turn at once, the rest
-// within flushIntervalMs), then fans them out: nothing is sent before it is committed.
+// within flushIntervalMs), then fans them out: nothing is sent before it is committed. A batch
+// the database refuses is retried turn by turn, so one turn's bad event never fails another's.
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { type Db, getDatabase, getDb } from "@/db/client";
 import { turnEvents } from "@/db/schema";
 import { config } from "@/lib/config";
+import { errorClass } from "@/lib/server/error-class";
 import { processSingleton } from "@/lib/server/singleton";
+import { toStorableJson } from "@/lib/text/storable";
 import { getFanout } from "./fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "./types";
 
+/**
+ * The database refused a turn's events. It names the turn and the error's class only: the
+ * database error itself carries the query's parameters, other turns' rows among them.
+ */
+export class EventLogWriteError extends Error {
+  constructor(
+    readonly turnId: string,
+    readonly causeClass: string,
+  ) {
+    super(`The event log refused the events of turn ${turnId} (${causeClass}).`);
+    this.name = "EventLogWriteError";
+  }
+}
+
 type Pending = { event: LoggedEvent; resolve: () => void; reject: (error: unknown) => void };
+
+// Refused turns are remembered so none of their later events is written: those would leave a
+// hole where the refused ones should be. Bounded, since refusals are rare and turns end.
+const MAX_REFUSED = 1_000;
 
 class EventWriter {
   private pending: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  private readonly refused = new Map<string, EventLogWriteError>();
 
   append(event: LoggedEvent, { immediate = false } = {}): Promise<void> {
+    // Model and tool output may hold text Postgres cannot store; the log, the live stream and
+    // the client all see the same storable chunk.
+    const storable = { ...event, chunk: toStorableJson(event.chunk) };
     const done = new Promise<void>((resolve, reject) => {
-      this.pending.push({ event, resolve, reject });
+      this.pending.push({ event: storable, resolve, reject });
     });
     if (immediate) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), config.turns.flushIntervalMs);
@@ -42,29 +67,83 @@ class EventWriter {
   }
 
   private async commit(batch: Pending[]): Promise<void> {
-    const events = batch.map((item) => item.event);
-    try {
-      const db = await getDb();
-      await db.insert(turnEvents).values(
-        events.map((event) => ({
-          workstreamId: event.workstreamId,
-          offset: event.offset,
-          turnId: event.turnId,
-          chunk: event.chunk,
-        })),
-      );
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-      return;
+    const live: Pending[] = [];
+    for (const item of batch) {
+      const refusal = this.refused.get(item.event.turnId);
+      if (refusal) item.reject(refusal);
+      else live.push(item);
     }
+    if (live.length === 0) return;
+    let committed: Pending[];
+    try {
+      await insertEvents(live.map((item) => item.event));
+      committed = live;
+    } catch (error) {
+      committed = await this.commitTurnByTurn(live, error);
+    }
+    if (committed.length === 0) return;
+    const events = committed.map((item) => item.event);
     try {
       await (await getFanout()).publish(events);
     } catch (error) {
       // Committed but not announced: followers still catch up from the log on their next poll.
-      console.error("[event-log] fan-out failed:", error);
+      console.error(`[event-log] fan-out failed (${errorClass(error)})`);
     }
-    for (const item of batch) item.resolve();
+    for (const item of committed) item.resolve();
   }
+
+  /** After a refused batch: each turn's events in a statement of their own. */
+  private async commitTurnByTurn(batch: Pending[], batchError: unknown): Promise<Pending[]> {
+    const byTurn = new Map<string, Pending[]>();
+    for (const item of batch) {
+      const group = byTurn.get(item.event.turnId) ?? [];
+      group.push(item);
+      byTurn.set(item.event.turnId, group);
+    }
+    if (byTurn.size > 1) {
+      console.warn(
+        `[event-log] a batch of ${batch.length} events from ${byTurn.size} turns was refused ` +
+          `(${errorClass(batchError)}); retrying turn by turn`,
+      );
+    }
+    const committed: Pending[] = [];
+    for (const [turnId, group] of byTurn) {
+      try {
+        // A single-turn batch already failed alone: no point asking again.
+        if (byTurn.size === 1) throw batchError;
+        await insertEvents(group.map((item) => item.event));
+        committed.push(...group);
+      } catch (error) {
+        const refusal = new EventLogWriteError(turnId, errorClass(error));
+        console.error(
+          `[event-log] turn ${turnId}: its events were refused (${refusal.causeClass})`,
+        );
+        this.refuse(turnId, refusal);
+        for (const item of group) item.reject(refusal);
+      }
+    }
+    return committed;
+  }
+
+  private refuse(turnId: string, refusal: EventLogWriteError): void {
+    this.refused.set(turnId, refusal);
+    for (const oldest of this.refused.keys()) {
+      if (this.refused.size <= MAX_REFUSED) break;
+      this.refused.delete(oldest);
+    }
+  }
+}
+
+async function insertEvents(events: LoggedEvent[]): Promise<void> {
+  const db = await getDb();
+  await db.insert(turnEvents).values(
+    events.map((event) => ({
+      workstreamId: event.workstreamId,
+      offset: event.offset,
+      turnId: event.turnId,
+      chunk: event.chunk,
+    })),
+  );
 }
 
 const holder = processSingleton<{ writer?: EventWriter }>("writer", () => ({}));
@@ -148,7 +227,7 @@ export async function appendEventsLocked({
       workstreamId,
       turnId,
       offset: start + index + 1,
-      chunk,
+      chunk: toStorableJson(chunk),
     }));
     if (events.length) await db.insert(turnEvents).values(events);
     return events;

@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
+import { isStorableText } from "@/lib/text/storable";
 import { TextRechunker } from "./rechunk";
 
 function run(deltas: string[]) {
@@ -33,5 +34,12 @@ describe("T17 server chunks of 36–72 characters", () => {
     const pieces = run(["x", "y".repeat(200)]);
     expect(pieces.join("")).toBe(`x${"y".repeat(200)}`);
     expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(72);
+  });
+
+  it("S2a never cuts between the halves of a surrogate pair", () => {
+    const deltas = ["start ", `a${"😀".repeat(100)}`];
+    const pieces = run(deltas);
+    expect(pieces.join("")).toBe(deltas.join(""));
+    for (const piece of pieces) expect(isStorableText(piece)).toBe(true);
   });
 });

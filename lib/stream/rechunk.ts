@@ -69,5 +69,8 @@ export function cutPoint(text: string, min: number, max: number): number | null 
   for (let index = window.length - 1; index >= min - 1; index--) {
     if (/\s/.test(window[index] ?? "")) return index + 1;
   }
-  return text.length >= max ? max : null;
+  if (text.length < max) return null;
+  // Never between the halves of a surrogate pair: each half alone is unstorable text.
+  const code = text.charCodeAt(max - 1);
+  return code >= 0xd800 && code <= 0xdbff && max > 1 ? max - 1 : max;
 }

@@ -7,6 +7,7 @@ import { type Db, getDb } from "@/db/client";
 import { messages } from "@/db/schema";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
+import { toStorableJson } from "@/lib/text/storable";
 
 export type MessageMetadata = {
   agentId?: string;
@@ -98,23 +99,27 @@ export async function upsertAssistantMessage({
   turnId: string;
 }): Promise<void> {
   const db = await getDb();
-  const tokenCount = countTokens(message.parts);
+  // Model and tool output (text, reasoning, tool inputs and outputs) may hold text Postgres
+  // cannot store; it is kept with U+FFFD in place of those characters.
+  const parts = toStorableJson(message.parts);
+  const metadata = toStorableJson(message.metadata ?? {});
+  const tokenCount = countTokens(parts);
   await db
     .insert(messages)
     .values({
       workstreamId,
       id: message.id,
       role: "assistant",
-      parts: message.parts,
-      metadata: message.metadata ?? {},
+      parts,
+      metadata,
       tokenCount,
       turnId,
     })
     .onConflictDoUpdate({
       target: [messages.workstreamId, messages.id],
       set: {
-        parts: message.parts,
-        metadata: message.metadata ?? {},
+        parts,
+        metadata,
         tokenCount,
         updatedAt: sql`now()`,
       },

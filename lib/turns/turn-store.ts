@@ -8,6 +8,7 @@ import { AppError } from "@/lib/http/errors";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
+import { toStorableJson } from "@/lib/text/storable";
 import { insertUserMessage, type WorkstreamMessage } from "./messages";
 import { checkTurnRateLimit } from "./rate-limit";
 
@@ -213,7 +214,7 @@ export async function closeTurn({
           workstreamId: event.workstreamId,
           offset: event.offset,
           turnId: event.turnId,
-          chunk: event.chunk,
+          chunk: toStorableJson(event.chunk),
         })),
       );
     }
