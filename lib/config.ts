@@ -33,6 +33,29 @@ function intFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * Origins (besides the app's own) whose pages may send state-changing API requests, from a
+ * comma-separated list such as "https://admin.example.com, http://localhost:5173". A malformed
+ * entry stops the server at start-up, naming the variable.
+ */
+export function parseTrustedOrigins(raw: string | undefined): string[] {
+  const origins: string[] = [];
+  for (const entry of (raw ?? "").split(",")) {
+    const value = entry.trim();
+    if (!value) continue;
+    const url = URL.parse(value);
+    const originOnly =
+      url && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+    if (!url || !originOnly || !/^https?:$/.test(url.protocol)) {
+      throw new Error(
+        `WORKSTREAMS_TRUSTED_ORIGINS must list origins such as https://app.example.com, got "${value}".`,
+      );
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+}
+
 export const config = {
   agents: {
     chief: {
@@ -100,6 +123,10 @@ export const config = {
     flushIntervalMs: 40,
   },
   history: { defaultTake: 6, maxTake: 100 },
+  security: {
+    /** Other origins allowed to send state-changing API requests (WORKSTREAMS_TRUSTED_ORIGINS). */
+    trustedOrigins: parseTrustedOrigins(process.env.WORKSTREAMS_TRUSTED_ORIGINS),
+  },
   workstreams: {
     /** The agent that leads a group workstream unless another one is chosen. */
     groupLeadAgentId: "chief",

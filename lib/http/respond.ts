@@ -1,7 +1,10 @@
 // The one place route handlers turn results and errors into HTTP responses: JSON bodies
-// `{ error: { code, message, ...details } }` for every failure, never a stack trace.
+// `{ error: { code, message, ...details } }` for every failure, never a stack trace. `route()`
+// also applies the request rules (./request-rules) before any handler runs.
 import { ZodError } from "zod";
 import { AppError } from "./errors";
+import { inputError } from "./parse";
+import { assertRequestRules } from "./request-rules";
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
   return Response.json(body, init);
@@ -18,22 +21,12 @@ export function errorResponse(error: unknown): Response {
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof ZodError) {
-    const issues = error.issues.map((issue) => ({
-      path: issue.path.join("."),
-      message: issue.message,
-    }));
-    const first = issues[0];
-    const where = first?.path ? `${first.path}: ` : "";
-    return new AppError("bad_request:validation", {
-      details: { issues },
-    });
-  }
+  if (error instanceof ZodError) return inputError(error);
   return new AppError("internal:server");
 }
 
-/** Reads a JSON body, answering 400 `bad_request:json` for anything that is not JSON. */
-export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<unknown> {
+/** The body as text, answering 413 `payload_too_large:body` past `maxBytes`. */
+export async function readBodyText(request: Request, maxBytes = 256 * 1024): Promise<string> {
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > maxBytes) {
     throw new AppError("payload_too_large:body", { details: { maxBytes } });
@@ -42,6 +35,11 @@ export async function readJson(request: Request, maxBytes = 256 * 1024): Promise
   if (text.length > maxBytes) {
     throw new AppError("payload_too_large:body", { details: { maxBytes } });
   }
+  return text;
+}
+
+/** Parses a JSON body, answering 400 `bad_request:json` for anything that is not JSON. */
+export function parseJson(text: string): unknown {
   if (!text.trim()) throw new AppError("bad_request:json");
   try {
     return JSON.parse(text);
@@ -50,12 +48,21 @@ export async function readJson(request: Request, maxBytes = 256 * 1024): Promise
   }
 }
 
+/** Reads a JSON body, answering 400 `bad_request:json` for anything that is not JSON. */
+export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<unknown> {
+  return parseJson(await readBodyText(request, maxBytes));
+}
+
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
-/** Wraps a route handler so every thrown error becomes a typed JSON response. */
+/**
+ * Wraps a route handler: the request rules (origin, content type) run first, and every thrown
+ * error becomes a typed JSON response. Route modules get it through `routeHandlers()`.
+ */
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (request, context) => {
     try {
+      assertRequestRules(request);
       return await handler(request, context);
     } catch (error) {
       return errorResponse(error);

@@ -291,7 +291,7 @@ describe("bad input", () => {
         400,
         "bad_request:json",
       ],
-      ["wrong shape", { method: "POST", json: { text: "hi" } }, 400, "bad_request:validation"],
+      ["wrong shape", { method: "POST", json: { message: "hi" } }, 400, "bad_request:validation"],
       ["empty", { method: "POST", json: userMessage("   ") }, 400, "bad_request:empty_message"],
       [
         "oversized",

@@ -120,7 +120,7 @@ describe("creating workstreams", () => {
         "bad_request:title",
       ],
       [{ mode: "group", agentId: "ghost" }, "bad_request:agent"],
-      [{ mode: "group", surprise: true }, "bad_request:validation"],
+      [{ mode: "group", surprise: true }, "bad_request:unknown_field"],
     ];
     for (const [body, code] of cases) {
       const response = await alice.client.json<ErrorBody>("/api/workstreams", {

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { type ApiRoute, listApiRoutes, matchRoute } from "./routes";
+import { type ApiRoute, listApiRoutes, matchRoute, resolveHandler } from "./routes";
 
 type RouteHandler = (
   request: Request,
@@ -40,12 +40,8 @@ export async function startAppServer(port = 0): Promise<AppServer> {
       return;
     }
     const mod = await load(match.route);
-    const handler = mod[req.method ?? "GET"] as RouteHandler | undefined;
-    if (typeof handler !== "function") {
-      res.writeHead(405, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { code: "bad_request:method" } }));
-      return;
-    }
+    // Next.js picks the handler (and answers unexported methods) the same way.
+    const handler = resolveHandler(mod, req.method ?? "GET") as RouteHandler;
     const controller = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();

@@ -1,7 +1,9 @@
 // The app's API routes, read from the file system the way Next.js routes them, so the access
 // matrix and the test server can never drift from app/api.
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { autoImplementMethods } from "next/dist/server/route-modules/app-route/helpers/auto-implement-methods";
+import { answersMethodNotAllowed, type RouteSchemas } from "@/lib/http/route-handlers";
 
 export type ApiRoute = {
   /** e.g. /api/workstreams/[workstreamId]/messages */
@@ -81,7 +83,36 @@ export function matchRoute(
   return null;
 }
 
+/** The methods the route handles (not the ones it answers with 405). */
 export async function routeMethods(route: ApiRoute): Promise<HttpMethod[]> {
   const mod = (await import(route.file)) as Record<string, unknown>;
-  return HTTP_METHODS.filter((method) => typeof mod[method] === "function");
+  return HTTP_METHODS.filter(
+    (method) => typeof mod[method] === "function" && !answersMethodNotAllowed(mod[method]),
+  );
+}
+
+/** The methods Next.js answers with its own empty 405 for this route (none, when it is built right). */
+export async function methodsLeftToNext(route: ApiRoute): Promise<HttpMethod[]> {
+  const mod = (await import(route.file)) as Record<string, unknown>;
+  return HTTP_METHODS.filter((method) => typeof mod[method] !== "function");
+}
+
+type NextHandler = (request: Request, context: unknown) => Promise<Response> | Response;
+
+/**
+ * The handler Next.js runs for `method`, chosen the way Next.js chooses it: an exported method,
+ * HEAD from GET, a generated OPTIONS, or Next's own empty 405 for a method the module lacks.
+ */
+export function resolveHandler(mod: Record<string, unknown>, method: string): NextHandler {
+  const methods = autoImplementMethods(mod as Parameters<typeof autoImplementMethods>[0]);
+  const handler = (methods as Record<string, NextHandler | undefined>)[method];
+  return handler ?? (() => new Response(null, { status: 400 }));
+}
+
+/** The schemas of the route's `schema.ts` (null when it has none). */
+export async function routeSchemas(route: ApiRoute): Promise<RouteSchemas | null> {
+  const file = path.join(path.dirname(route.file), "schema.ts");
+  if (!existsSync(file)) return null;
+  const mod = (await import(file)) as { schemas?: RouteSchemas };
+  return mod.schemas ?? null;
 }

@@ -1,20 +1,19 @@
 // GET: the viewer's recent activity: one entry per workstream touched, newest first.
-import { z } from "zod";
 import { requireViewer } from "@/lib/auth/viewer";
-import { parseInput, queryOf } from "@/lib/http/parse";
-import { json, route } from "@/lib/http/respond";
+import { json } from "@/lib/http/respond";
+import { routeHandlers } from "@/lib/http/route-handlers";
 import { listRecentActivity } from "@/lib/workstreams/activity";
+import { schemas } from "./schema";
 
-const Query = z.object({ limit: z.coerce.number().int().min(1).max(50).optional() });
-
-export const GET = route(async (request) => {
-  const viewer = await requireViewer(request);
-  const { limit } = parseInput(Query, queryOf(request), { limit: "bad_request:limit" });
-  return json({
-    activity: await listRecentActivity({
-      userId: viewer.userId,
-      organizationId: viewer.organizationId,
-      limit,
-    }),
-  });
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
+  GET: async ({ request, query }) => {
+    const viewer = await requireViewer(request);
+    return json({
+      activity: await listRecentActivity({
+        userId: viewer.userId,
+        organizationId: viewer.organizationId,
+        limit: query.limit,
+      }),
+    });
+  },
 });

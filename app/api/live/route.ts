@@ -2,23 +2,21 @@
 // renamed, archived, title, running, compacting, deleted), recent activity and onboarding.
 // `?scope=organization` follows every workstream of the organization instead: owners and
 // admins only (summaries are metadata, never message content).
-import { z } from "zod";
 import { requireRole, requireViewer } from "@/lib/auth/viewer";
-import { parseInput, queryOf } from "@/lib/http/parse";
-import { route } from "@/lib/http/respond";
+import { routeHandlers } from "@/lib/http/route-handlers";
 import { liveResponse } from "@/lib/live/sse";
+import { schemas } from "./schema";
 
-const Query = z.object({ scope: z.enum(["user", "organization"]).default("user") });
-
-export const GET = route(async (request) => {
-  const viewer = await requireViewer(request);
-  const { scope } = parseInput(Query, queryOf(request), { scope: "bad_request:scope" });
-  if (scope === "organization") requireRole(viewer, ["owner", "admin"]);
-  return liveResponse({
-    topic:
-      scope === "organization"
-        ? { kind: "organization", organizationId: viewer.organizationId }
-        : { kind: "user", organizationId: viewer.organizationId, userId: viewer.userId },
-    signal: request.signal,
-  });
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
+  GET: async ({ request, query }) => {
+    const viewer = await requireViewer(request);
+    if (query.scope === "organization") requireRole(viewer, ["owner", "admin"]);
+    return liveResponse({
+      topic:
+        query.scope === "organization"
+          ? { kind: "organization", organizationId: viewer.organizationId }
+          : { kind: "user", organizationId: viewer.organizationId, userId: viewer.userId },
+      signal: request.signal,
+    });
+  },
 });

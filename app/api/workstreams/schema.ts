@@ -1,7 +1,9 @@
-// Input of /api/workstreams: the list query and the create body (seed 001 shapes).
+// Input of /api/workstreams: the list query and the create body.
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
+import type { RouteSchemas } from "@/lib/http/route-handlers";
+import { storableString } from "@/lib/http/text";
 import type { CreateWorkstreamInput } from "@/lib/workstreams/create";
 
 const flag = z
@@ -27,14 +29,13 @@ export const LIST_CODES = {
 
 export const CreateBody = z.strictObject({
   mode: z.enum(["direct", "group"], { error: 'mode must be "direct" or "group".' }),
-  agentId: z.string().min(1).max(64).optional(),
+  agentId: storableString().min(1).max(64).optional(),
   // Length is checked after normalizing, with the documented limit (bad_request:title).
-  title: z
-    .string()
+  title: storableString()
     .max(config.workstreams.titleMaxChars * 4)
     .optional(),
   core: z.boolean().optional(),
-  coreType: z.string().min(1).max(64).optional(),
+  coreType: storableString().min(1).max(64).optional(),
 });
 
 export const CREATE_CODES = {
@@ -44,6 +45,11 @@ export const CREATE_CODES = {
   core: "bad_request:core",
   coreType: "bad_request:core_type",
 } as const;
+
+export const schemas = {
+  GET: { query: ListQuery, codes: LIST_CODES },
+  POST: { body: CreateBody, codes: CREATE_CODES },
+} as const satisfies RouteSchemas;
 
 /** The body as one of the three kinds of workstream, or a 400 naming what does not fit. */
 export function toCreateInput(body: z.infer<typeof CreateBody>): CreateWorkstreamInput {

@@ -4,16 +4,17 @@
 import { requireAdmin } from "@/lib/admin/guard";
 import { organizationOverview } from "@/lib/admin/overview";
 import { listOrganizationWorkstreams } from "@/lib/admin/workstreams";
-import { parseInput, queryOf } from "@/lib/http/parse";
-import { json, route } from "@/lib/http/respond";
-import { ADMIN_LIST_CODES, AdminListQuery } from "./schema";
+import { json } from "@/lib/http/respond";
+import { routeHandlers } from "@/lib/http/route-handlers";
+import { schemas } from "./schema";
 
-export const GET = route(async (request) => {
-  const viewer = await requireAdmin(request);
-  const query = parseInput(AdminListQuery, queryOf(request), ADMIN_LIST_CODES);
-  const [list, overview] = await Promise.all([
-    listOrganizationWorkstreams({ organizationId: viewer.organizationId, ...query }),
-    organizationOverview({ organizationId: viewer.organizationId }),
-  ]);
-  return json({ ...list, overview });
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
+  GET: async ({ request, query }) => {
+    const viewer = await requireAdmin(request);
+    const [list, overview] = await Promise.all([
+      listOrganizationWorkstreams({ organizationId: viewer.organizationId, ...query }),
+      organizationOverview({ organizationId: viewer.organizationId }),
+    ]);
+    return json({ ...list, overview });
+  },
 });

@@ -1,21 +1,23 @@
-// The admin workstream list's query: search, filters and page.
+// Input of /api/admin/workstreams: the list's search, filters and page.
 import { z } from "zod";
 import { ADMIN_KINDS } from "@/lib/admin/workstreams";
+import type { RouteSchemas } from "@/lib/http/route-handlers";
+import { storableString } from "@/lib/http/text";
 import { MAX_PAGE } from "@/lib/workstreams/list";
 
-export const AdminListQuery = z.object({
-  q: z.string().max(200).optional(),
+const AdminListQuery = z.object({
+  q: storableString().max(200).optional(),
   kind: z.enum(ADMIN_KINDS).optional(),
   status: z.enum(["regular", "archived", "all"]).optional(),
   running: z
     .enum(["true", "false"])
     .transform((value) => value === "true")
     .optional(),
-  ownerId: z.string().min(1).max(100).optional(),
+  ownerId: storableString().min(1).max(100).optional(),
   page: z.coerce.number().int().min(1).max(MAX_PAGE).optional(),
 });
 
-export const ADMIN_LIST_CODES = {
+const ADMIN_LIST_CODES = {
   q: "bad_request:q",
   kind: "bad_request:kind",
   status: "bad_request:status",
@@ -23,3 +25,7 @@ export const ADMIN_LIST_CODES = {
   ownerId: "bad_request:owner",
   page: "bad_request:page",
 } as const;
+
+export const schemas = {
+  GET: { query: AdminListQuery, codes: ADMIN_LIST_CODES },
+} as const satisfies RouteSchemas;

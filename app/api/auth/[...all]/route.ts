@@ -1,14 +1,42 @@
-// better-auth's own routes (sign-up, sign-in, sign-out, sessions, organizations).
+// better-auth's own routes (sign-up, sign-in, sign-out, sessions, organizations). They keep
+// better-auth's origin check and body handling (not the API's request rules); this app only
+// refuses, with 400 `bad_request:text`, a path or JSON body the database could not store.
 import { getAuth } from "@/lib/auth/auth";
+import { parseInput } from "@/lib/http/parse";
+import { isJsonContentType } from "@/lib/http/request-rules";
 import { errorResponse } from "@/lib/http/respond";
+import { type NextRouteHandler, withAllMethods } from "@/lib/http/route-handlers";
+import { schemas } from "./schema";
 
-async function handle(request: Request): Promise<Response> {
+const handle: NextRouteHandler = async (request, context) => {
   try {
+    parseInput(schemas.GET.params, await context.params);
+    if (request.method === "POST") await assertStorableBody(request);
     return await (await getAuth()).handler(request);
   } catch (error) {
     return errorResponse(error);
   }
+};
+
+// Reads a copy, so better-auth still gets the body; what is not JSON is better-auth's to refuse.
+async function assertStorableBody(request: Request): Promise<void> {
+  const type = request.headers.get("content-type");
+  if (!type || !isJsonContentType(type)) return;
+  const text = await request.clone().text();
+  const value = parseJsonOrUndefined(text);
+  if (value !== undefined) parseInput(schemas.POST.body, value);
 }
 
-export const GET = handle;
-export const POST = handle;
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // better-auth answers malformed JSON itself.
+    return undefined;
+  }
+}
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = withAllMethods({
+  GET: handle,
+  POST: handle,
+});

@@ -1,12 +1,13 @@
 // DELETE: cancel a pending invitation of the organization (idempotent).
 import { requireAdmin } from "@/lib/admin/guard";
 import { cancelInvitation } from "@/lib/auth/invitations";
-import { param, type RouteContext } from "@/lib/http/params";
-import { json, route } from "@/lib/http/respond";
+import { json } from "@/lib/http/respond";
+import { routeHandlers } from "@/lib/http/route-handlers";
+import { schemas } from "./schema";
 
-export const DELETE = route(async (request, context: RouteContext<"invitationId">) => {
-  const actor = await requireAdmin(request);
-  return json(
-    await cancelInvitation({ actor, invitationId: await param(context, "invitationId") }),
-  );
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
+  DELETE: async ({ request, params }) => {
+    const actor = await requireAdmin(request);
+    return json(await cancelInvitation({ actor, invitationId: params.invitationId }));
+  },
 });

@@ -2,12 +2,13 @@
 // else gets 404). Joins the organization; the client then switches to it.
 import { acceptInvitation } from "@/lib/auth/invitations";
 import { requireSessionUser } from "@/lib/auth/session-user";
-import { param, type RouteContext } from "@/lib/http/params";
-import { json, route } from "@/lib/http/respond";
+import { json } from "@/lib/http/respond";
+import { routeHandlers } from "@/lib/http/route-handlers";
+import { schemas } from "./schema";
 
-export const POST = route(async (request, context: RouteContext<"invitationId">) => {
-  const user = await requireSessionUser(request);
-  return json(
-    await acceptInvitation({ invitationId: await param(context, "invitationId"), ...user }),
-  );
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
+  POST: async ({ request, params }) => {
+    const user = await requireSessionUser(request);
+    return json(await acceptInvitation({ invitationId: params.invitationId, ...user }));
+  },
 });

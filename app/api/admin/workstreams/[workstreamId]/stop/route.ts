@@ -3,15 +3,18 @@
 // nothing was running.
 import { requireAdmin } from "@/lib/admin/guard";
 import { stopWorkstreamAsAdmin } from "@/lib/admin/stop";
-import { param, type RouteContext } from "@/lib/http/params";
-import { json, route } from "@/lib/http/respond";
+import { json } from "@/lib/http/respond";
+import { routeHandlers } from "@/lib/http/route-handlers";
+import { schemas } from "./schema";
 
-export const POST = route(async (request, context: RouteContext<"workstreamId">) => {
-  const viewer = await requireAdmin(request);
-  return json(
-    await stopWorkstreamAsAdmin({
-      organizationId: viewer.organizationId,
-      workstreamId: await param(context, "workstreamId"),
-    }),
-  );
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
+  POST: async ({ request, params }) => {
+    const viewer = await requireAdmin(request);
+    return json(
+      await stopWorkstreamAsAdmin({
+        organizationId: viewer.organizationId,
+        workstreamId: params.workstreamId,
+      }),
+    );
+  },
 });

@@ -1,0 +1,4 @@
+// Input of /api/admin/members: none.
+import type { RouteSchemas } from "@/lib/http/route-handlers";
+
+export const schemas = { GET: {} } as const satisfies RouteSchemas;

@@ -1,0 +1,5 @@
+// Input of /api/admin/workstreams/[workstreamId]/stop: the workstream's id.
+import { workstreamPath } from "@/lib/http/params";
+import type { RouteSchemas } from "@/lib/http/route-handlers";
+
+export const schemas = { POST: workstreamPath } as const satisfies RouteSchemas;

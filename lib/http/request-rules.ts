@@ -1,0 +1,82 @@
+// What every state-changing API request must satisfy before its handler runs (route() applies
+// these to every method but GET, HEAD and OPTIONS):
+// - Origin: a browser names the page that sent the request. A request from a page of another
+//   site is refused (403 `forbidden:origin`), unless that origin is listed in
+//   WORKSTREAMS_TRUSTED_ORIGINS. A request without Origin (curl, a server) is not a browser's
+//   cross-site request and is allowed; it needs the session cookie or nothing happens anyway.
+// - Content type: a body is JSON (`application/json`, parameters such as charset allowed), else
+//   415 `unsupported_media_type:body`. This also stops the form and text/plain posts a browser
+//   sends cross-site without a preflight. A POST without a body may leave the type out.
+// Not covered: /api/auth/* (better-auth checks origins itself); /api/inngest (signed requests)
+// and multipart file uploads, when they come, opt out explicitly.
+import { config } from "@/lib/config";
+import { AppError } from "./errors";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function changesState(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
+}
+
+/**
+ * The origin the browser used. Behind `next start` the request URL always says localhost, so
+ * without BETTER_AUTH_URL the Host (or a proxy's X-Forwarded-Host) decides, as for better-auth.
+ * A cross-site page cannot set these headers on a request without a preflight we never allow.
+ */
+export function requestOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
+  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
+
+/** The app's own origin: BETTER_AUTH_URL when set, else the one the request came through. */
+export function ownOrigin(request: Request, env: NodeJS.ProcessEnv = process.env): string | null {
+  const base = env.BETTER_AUTH_URL?.trim();
+  return normalizeOrigin(base || requestOrigin(request));
+}
+
+/** The serialized origin, or null for anything that names no site (the literal "null"). */
+function normalizeOrigin(value: string): string | null {
+  const origin = URL.parse(value)?.origin;
+  return origin && origin !== "null" ? origin : null;
+}
+
+export function assertAllowedOrigin(request: Request): void {
+  const header = request.headers.get("origin");
+  if (header === null) return;
+  const origin = normalizeOrigin(header);
+  if (
+    origin !== null &&
+    (origin === ownOrigin(request) || config.security.trustedOrigins.includes(origin))
+  ) {
+    return;
+  }
+  throw new AppError("forbidden:origin");
+}
+
+export function isJsonContentType(value: string): boolean {
+  const [type = ""] = value.split(";");
+  return type.trim().toLowerCase() === "application/json";
+}
+
+/** True when the request announces a body (a length above zero, or a chunked one). */
+export function announcesBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  if (length !== null && length.trim() !== "0") return true;
+  return request.headers.has("transfer-encoding");
+}
+
+export function assertJsonContentType(request: Request): void {
+  const type = request.headers.get("content-type");
+  if (type === null ? announcesBody(request) : !isJsonContentType(type)) {
+    throw new AppError("unsupported_media_type:body");
+  }
+}
+
+/** Origin and content type of a request that changes state; safe methods pass untouched. */
+export function assertRequestRules(request: Request): void {
+  if (!changesState(request.method)) return;
+  assertAllowedOrigin(request);
+  assertJsonContentType(request);
+}
