@@ -1,6 +1,10 @@
 // Next.js start-up hook: migrate and seed before the first request, never during `next build`.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // next.config.ts checks this too, but a server that does not load it (a standalone build's
+  // server.js) must still refuse an unsupported Node before it opens the database.
+  const { exitOnUnsupportedNode } = await import("@/lib/server/node-version.cjs");
+  exitOnUnsupportedNode();
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   const { startServerOrExit } = await import("@/lib/server/startup");
   // Domains register their per-process services (onStartup) before the start-up hooks run.

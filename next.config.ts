@@ -1,4 +1,9 @@
 import type { NextConfig } from "next";
+import { exitOnUnsupportedNode } from "./lib/server/node-version.cjs";
+
+// `next dev`, `next build` and `next start` all load this file first: an unsupported Node stops
+// here with one line instead of serving with subtle failures later.
+exitOnUnsupportedNode();
 
 const nextConfig: NextConfig = {
   // PGlite loads its WASM and extension bundles from its own package folder at run time.
