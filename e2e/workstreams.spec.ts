@@ -27,7 +27,7 @@ test("W3 W11 create, rename, archive, unarchive and delete a group workstream", 
   await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
   await expect(nav(page).getByRole("link", { name: /Launch plan/ })).toHaveCount(0);
 
-  await nav(page).getByText("Show archived").click();
+  await nav(page).getByRole("checkbox", { name: "Show archived" }).check();
   await expect(nav(page).getByRole("link", { name: /Launch plan/ })).toContainText("Archived");
   await nav(page).getByRole("button", { name: "Actions for Launch plan" }).click();
   await page.getByRole("menuitem", { name: "Unarchive" }).click();
