@@ -1,25 +1,47 @@
 // Following a workstream's event log from an offset: read what is committed, then follow live
 // signals, de-duplicating by offset, until the turn being followed ends. The same code serves a
 // client on the process that runs the turn and one on any other process.
+//
+// A stream is bound to one turn: the turn the POST opened, or the turn open when a client
+// resumes. It ends right after that turn's terminal event, even when one log read also holds
+// the next turn's first events.
 import { readEvents } from "./event-log";
-import type { FanoutSignal } from "./fanout";
+import type { EventFanout, FanoutSignal } from "./fanout";
 import { getFanout } from "./fanout-instance";
 import { isTerminal, type LoggedEvent } from "./types";
+
+/** Events per log read; a full read means there may be more. */
+export const READ_LIMIT = 500;
+
+export type FollowDeps = {
+  fanout: () => Promise<Pick<EventFanout, "subscribe">>;
+  readEvents: (input: {
+    workstreamId: string;
+    after: number;
+    limit: number;
+  }) => Promise<LoggedEvent[]>;
+};
+
+const realDeps: FollowDeps = { fanout: getFanout, readEvents };
 
 export type FollowOptions = {
   workstreamId: string;
   after: number;
   signal: AbortSignal;
-  /** Whether a turn is still open (pending or active); checked when the log is caught up. */
-  isTurnOpen: () => Promise<boolean>;
-  /** The caller just opened the turn (the POST): skip the first open-turn query. */
-  assumeOpen?: boolean;
+  /** The id of the workstream's running (pending or active) turn, if any. */
+  openTurnId: () => Promise<string | null>;
+  /** The turn this stream follows, when the caller knows it (the POST that opened it). */
+  turnId?: string;
   /** Safety poll for missed notifications (a dead owner, a dropped NOTIFY). */
   pollMs?: number;
+  /** The fan-out and the log reader; the real ones unless a test gives its own. */
+  deps?: Partial<FollowDeps>;
 };
 
 export async function* followEvents(options: FollowOptions): AsyncGenerator<LoggedEvent> {
   const { workstreamId, signal } = options;
+  const deps = { ...realDeps, ...options.deps };
+  const read = (after: number) => deps.readEvents({ workstreamId, after, limit: READ_LIMIT });
   let last = options.after;
   const queue: FanoutSignal[] = [];
   let wake: (() => void) | undefined;
@@ -27,34 +49,53 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
     wake?.();
     wake = undefined;
   };
-  const fanout = await getFanout();
-  const unsubscribe = fanout.subscribe(workstreamId, (item) => {
+  const unsubscribe = (await deps.fanout()).subscribe(workstreamId, (item) => {
     queue.push(item);
     notify();
   });
   signal.addEventListener("abort", notify, { once: true });
-  try {
-    // Catch up from the log.
-    let caughtUp = false;
-    while (!caughtUp && !signal.aborted) {
-      const batch = await readEvents({ workstreamId, after: last });
-      for (const event of batch) {
-        last = event.offset;
-        yield event;
+  // Subscribed before the first read, so nothing committed from here on is missed.
+  let bound = options.turnId ?? (await options.openTurnId());
+  /** Yields `events` past `last` in order; true once the bound turn's terminal event is out. */
+  let ended = false;
+  function* deliver(events: LoggedEvent[], { inOrder = false } = {}): Generator<LoggedEvent> {
+    for (const event of events) {
+      if (event.offset <= last) continue;
+      if (inOrder && event.offset !== last + 1) return;
+      last = event.offset;
+      yield event;
+      if (isTerminal(event.chunk) && (bound === null || event.turnId === bound)) {
+        ended = true;
+        return;
       }
-      caughtUp = batch.length < 500;
     }
-    let sawTerminalAfterOpen = false;
-    if (!options.assumeOpen && !(await options.isTurnOpen())) {
-      // Nothing running: drain anything that landed meanwhile and stop.
-      for (const event of await readEvents({ workstreamId, after: last })) {
-        last = event.offset;
-        yield event;
+  }
+  try {
+    // Catch up from the log. With no turn open, the whole backlog is replayed; it ends at the
+    // bound turn's terminal event otherwise.
+    for (;;) {
+      if (signal.aborted) return;
+      const batch = await read(last);
+      if (bound === null) {
+        for (const event of batch) {
+          last = event.offset;
+          yield event;
+        }
+      } else {
+        yield* deliver(batch);
+        if (ended) return;
       }
+      if (batch.length < READ_LIMIT) break;
+    }
+    bound ??= await options.openTurnId();
+    if (bound === null) {
+      // Nothing running: what landed since the last read ends with the turn it belongs to.
+      yield* deliver(await read(last));
       return;
     }
-    while (!signal.aborted && !sawTerminalAfterOpen) {
-      if (queue.length === 0) {
+    let more = false; // the last read was full: read on without waiting
+    while (!signal.aborted) {
+      if (queue.length === 0 && !more) {
         await new Promise<void>((resolve) => {
           wake = resolve;
           setTimeout(resolve, options.pollMs ?? 2_000);
@@ -62,7 +103,7 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
       }
       if (signal.aborted) return;
       const items = queue.splice(0);
-      let needsRead = items.length === 0; // a poll tick
+      let needsRead = items.length === 0; // a poll tick, or more to read
       const live: LoggedEvent[] = [];
       for (const item of items) {
         if (item.kind === "hint") {
@@ -71,21 +112,21 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
       }
       live.sort((a, b) => a.offset - b.offset);
       // Live events are used only when they continue exactly where we are; a gap reads the log.
-      if (!needsRead && live.length && (live[0]?.offset ?? 0) > last + 1) needsRead = true;
-      const events = needsRead ? await readEvents({ workstreamId, after: last }) : live;
-      for (const event of events) {
-        if (event.offset <= last) continue;
-        if (event.offset !== last + 1 && !needsRead) break;
-        last = event.offset;
-        yield event;
-        if (isTerminal(event.chunk)) sawTerminalAfterOpen = true;
-      }
-      if (needsRead && events.length === 0 && !(await options.isTurnOpen())) {
-        for (const event of await readEvents({ workstreamId, after: last })) {
-          last = event.offset;
-          yield event;
+      const continues = live.find((event) => event.offset > last);
+      if (!needsRead && continues && continues.offset > last + 1) needsRead = true;
+      if (needsRead) {
+        const events = await read(last);
+        more = events.length === READ_LIMIT;
+        yield* deliver(events);
+        if (ended) return;
+        if (events.length === 0 && (await options.openTurnId()) !== bound) {
+          // The turn ended (or was reaped) after this read: its last events are in the log now.
+          yield* deliver(await read(last));
+          return;
         }
-        return;
+      } else {
+        yield* deliver(live, { inOrder: true });
+        if (ended) return;
       }
     }
   } finally {

@@ -9,28 +9,32 @@ import { followEvents } from "@/lib/stream/follow";
 import { sseResponse } from "@/lib/stream/sse";
 import { RUNNING_STATES } from "./turn-store";
 
-async function hasRunningTurn(workstreamId: string): Promise<boolean> {
+async function openTurnId(workstreamId: string): Promise<string | null> {
   const db = await getDb();
   const [row] = await db
     .select({ id: turns.id })
     .from(turns)
     .where(and(eq(turns.workstreamId, workstreamId), inArray(turns.state, RUNNING_STATES)))
     .limit(1);
-  return Boolean(row);
+  return row?.id ?? null;
 }
 
+/**
+ * The SSE response following a workstream from `after`. It follows `turnId` when given (the POST
+ * that opened it), else the turn open now; it ends with that turn's terminal event.
+ */
 export function followResponse({
   workstreamId,
   after,
   request,
   headers,
-  assumeOpen = false,
+  turnId,
 }: {
   workstreamId: string;
   after: number;
   request: Request;
   headers?: Record<string, string>;
-  assumeOpen?: boolean;
+  turnId?: string;
 }): Response {
   const abort = new AbortController();
   request.signal.addEventListener("abort", () => abort.abort(), { once: true });
@@ -38,8 +42,8 @@ export function followResponse({
     workstreamId,
     after,
     signal: abort.signal,
-    isTurnOpen: () => hasRunningTurn(workstreamId),
-    assumeOpen,
+    openTurnId: () => openTurnId(workstreamId),
+    turnId,
   });
   return sseResponse(events, { abort, headers });
 }

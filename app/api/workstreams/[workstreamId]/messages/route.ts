@@ -27,7 +27,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
       after: followAfter,
       request,
       headers: { "x-turn-id": turn.id },
-      assumeOpen: true,
+      turnId: turn.id,
     });
   },
   GET: async ({ request, params, query }) => {
