@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatTokens, kindOf } from "./format";
+import { formatCost, formatTokens, formatWithoutUsage, kindOf } from "./format";
 
 describe("admin console formatting", () => {
   it("shows token counts compactly", () => {
@@ -14,6 +14,12 @@ describe("admin console formatting", () => {
       "<$0.01",
       "$1.50",
       "$250",
+    ]);
+  });
+  it("S11 counts turns without usage in words", () => {
+    expect([formatWithoutUsage(1), formatWithoutUsage(3)]).toEqual([
+      "1 turn without usage",
+      "3 turns without usage",
     ]);
   });
   it("W4 tells direct, group and core workstreams apart", () => {

@@ -1,4 +1,5 @@
-// Numbers as the admin console shows them: compact token counts and costs in dollars.
+// Numbers as the admin console shows them: compact token counts and costs in dollars, and how
+// many turns have no known usage (shown as such, never as zero).
 export function formatTokens(count: number): string {
   if (count < 1_000) return String(Math.round(count));
   if (count < 1_000_000) return `${(count / 1_000).toFixed(count < 10_000 ? 1 : 0)}k`;
@@ -9,6 +10,11 @@ export function formatCost(usd: number): string {
   if (usd === 0) return "$0";
   if (usd < 0.01) return "<$0.01";
   return `$${usd.toFixed(usd < 100 ? 2 : 0)}`;
+}
+
+/** Turns whose usage the provider did not report: they are not in the sums, and not free. */
+export function formatWithoutUsage(turns: number): string {
+  return turns === 1 ? "1 turn without usage" : `${turns} turns without usage`;
 }
 
 export const KIND_LABELS = { direct: "Direct", group: "Group", core: "Core" } as const;

@@ -14,7 +14,7 @@ import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from "@/components/ui/menu";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
-import { formatCost, formatTokens, KIND_LABELS, kindOf } from "./format";
+import { formatCost, formatTokens, formatWithoutUsage, KIND_LABELS, kindOf } from "./format";
 
 export type RowHandlers = {
   stop(workstream: AdminWorkstream): void;
@@ -122,14 +122,29 @@ function Actions({ workstream, handlers }: { workstream: AdminWorkstream; handle
   );
 }
 
+/** True when every answered turn's usage is unknown: the sums would read as free. */
+function onlyUnknown(workstream: AdminWorkstream): boolean {
+  return workstream.turnsWithoutUsage > 0 && workstream.inputTokens + workstream.outputTokens === 0;
+}
+
 function Usage({ workstream }: { workstream: AdminWorkstream }) {
+  const unknown = workstream.turnsWithoutUsage
+    ? `; ${formatWithoutUsage(workstream.turnsWithoutUsage)}`
+    : "";
   return (
     <span
-      title={`${workstream.inputTokens.toLocaleString()} input, ${workstream.outputTokens.toLocaleString()} output tokens`}
+      title={`${workstream.inputTokens.toLocaleString()} input, ${workstream.outputTokens.toLocaleString()} output tokens${unknown}`}
     >
-      {formatTokens(workstream.inputTokens + workstream.outputTokens)}
+      {onlyUnknown(workstream)
+        ? "—"
+        : formatTokens(workstream.inputTokens + workstream.outputTokens)}
+      {workstream.turnsWithoutUsage && !onlyUnknown(workstream) ? "+" : ""}
     </span>
   );
+}
+
+function Cost({ workstream }: { workstream: AdminWorkstream }) {
+  return <>{onlyUnknown(workstream) ? "—" : formatCost(workstream.costUsd)}</>;
 }
 
 export function WorkstreamTable({
@@ -203,7 +218,7 @@ export function WorkstreamTable({
                 <Usage workstream={workstream} />
               </td>
               <td className="py-2.5 pr-3 text-right tabular-nums text-fg-muted">
-                {formatCost(workstream.costUsd)}
+                <Cost workstream={workstream} />
               </td>
               <td className="py-1.5">
                 <Actions workstream={workstream} handlers={handlers} />
@@ -251,7 +266,7 @@ export function WorkstreamTable({
                 <dt className="text-fg-subtle">Usage</dt>
                 <dd className="mt-0.5 tabular-nums text-fg-muted">
                   {workstream.messageCount} msgs · <Usage workstream={workstream} /> tok ·{" "}
-                  {formatCost(workstream.costUsd)}
+                  <Cost workstream={workstream} />
                 </dd>
               </div>
             </dl>

@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Spinner } from "@/components/ui/spinner";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
-import { formatCost, formatTokens } from "./format";
+import { formatCost, formatTokens, formatWithoutUsage } from "./format";
 import { type AdminListData, useAdminWorkstreams } from "./use-admin-workstreams";
 import { type RowHandlers, WorkstreamTable } from "./workstream-table";
 
@@ -130,7 +130,9 @@ export function WorkstreamsConsole({ initial }: { initial: AdminListData }) {
         <Stat
           label="Usage"
           value={formatTokens(overview.inputTokens + overview.outputTokens)}
-          detail={`tokens · ${formatCost(overview.costUsd)}`}
+          detail={`tokens · ${formatCost(overview.costUsd)}${
+            overview.turnsWithoutUsage ? ` · ${formatWithoutUsage(overview.turnsWithoutUsage)}` : ""
+          }`}
           hint={`${overview.inputTokens.toLocaleString()} input, ${overview.outputTokens.toLocaleString()} output tokens`}
         />
       </dl>

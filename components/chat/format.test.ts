@@ -16,6 +16,12 @@ describe("metaDetails", () => {
     ).toEqual(["1,204 in", "312 out", "40 reasoning", "$0.0031", "2.4 s", "gpt-4.1"]);
   });
 
+  it("S11 shows unknown usage as a dash, never as free", () => {
+    expect(
+      metaDetails({ inputTokens: null, outputTokens: null, costUsd: null, model: "local" }),
+    ).toEqual(["— in", "— out", "— cost", "local"]);
+  });
+
   it("leaves out what it doesn't know", () => {
     expect(metaDetails(undefined)).toEqual([]);
     expect(metaDetails({ outputTokens: 5 })).toEqual(["5 out"]);

@@ -15,16 +15,23 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1_000)} s`;
 }
 
-/** The details line: "1,204 in · 312 out · $0.0031 · 2.4 s · gpt-4.1". */
+/** How a count the provider did not report reads: unknown, not zero. */
+export const UNKNOWN = "—";
+
+/**
+ * The details line: "1,204 in · 312 out · $0.0031 · 2.4 s · gpt-4.1". A count or cost the
+ * provider did not report (null) reads "—"; one that is simply absent is left out.
+ */
 export function metaDetails(metadata: MessageMetadata | undefined): string[] {
   if (!metadata) return [];
   const details: string[] = [];
-  if (metadata.inputTokens !== undefined) details.push(`${count.format(metadata.inputTokens)} in`);
-  if (metadata.outputTokens !== undefined) {
-    details.push(`${count.format(metadata.outputTokens)} out`);
-  }
+  const known = (value: number | null) => (value === null ? UNKNOWN : count.format(value));
+  if (metadata.inputTokens !== undefined) details.push(`${known(metadata.inputTokens)} in`);
+  if (metadata.outputTokens !== undefined) details.push(`${known(metadata.outputTokens)} out`);
   if (metadata.reasoningTokens) details.push(`${count.format(metadata.reasoningTokens)} reasoning`);
-  if (metadata.costUsd !== undefined) details.push(formatCost(metadata.costUsd));
+  if (metadata.costUsd !== undefined) {
+    details.push(metadata.costUsd === null ? `${UNKNOWN} cost` : formatCost(metadata.costUsd));
+  }
   if (metadata.startedAt && metadata.finishedAt) {
     const ms = Date.parse(metadata.finishedAt) - Date.parse(metadata.startedAt);
     if (Number.isFinite(ms)) details.push(formatDuration(ms));

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
 import type { TurnState, TurnView } from "@/lib/chat-client/turn-status";
+import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { AlertIcon, RetryIcon } from "./icons";
 
 export function displayedState(turn: TurnView, revealing: boolean): TurnState {
@@ -61,9 +62,7 @@ export function TurnStatusLine({
         </span>
       ) : null}
       {state === "cancelled" ? (
-        <span className="text-fg-subtle">
-          Stopped{turn.reason && turn.reason !== "stopped by user" ? ` (${turn.reason})` : ""}.
-        </span>
+        <span className="text-fg-subtle">{turn.reason ?? ERROR_SENTENCES["turn:stopped"]}</span>
       ) : null}
       {state === "failed" ? (
         <div className="flex w-full min-w-0 items-start gap-2.5 rounded-xl border border-danger-border bg-danger-subtle px-3 py-2 text-danger">

@@ -31,6 +31,7 @@ import {
   type TurnStatusEvent,
   type WorkstreamDescription,
 } from "@/lib/chat-client/wire";
+import { ERROR_SENTENCES } from "@/lib/http/errors";
 
 export const PAGE_SIZE = 6;
 
@@ -249,7 +250,11 @@ export function useWorkstreamChat({
       if (turnId && result.state === "cancelled") {
         setTurn((view) =>
           view.turnId === turnId && isRunning(view)
-            ? reduceTurnStatus(view, { turnId, state: "cancelled", reason: "stopped by user" })
+            ? reduceTurnStatus(view, {
+                turnId,
+                state: "cancelled",
+                reason: ERROR_SENTENCES["turn:stopped"],
+              })
             : view,
         );
       }

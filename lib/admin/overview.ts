@@ -1,9 +1,10 @@
 // The admin console's headline numbers for an organization: workstreams, running turns, members
-// and all-time usage.
+// and all-time usage (with the number of turns whose usage is unknown).
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { member, turns, workstreams } from "@/db/schema";
 import { isRunningSql } from "@/lib/workstreams/summary";
+import { withoutUsageSql } from "./workstreams";
 
 export type OrganizationOverview = {
   workstreams: number;
@@ -12,6 +13,8 @@ export type OrganizationOverview = {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Turns the model answered without reporting usage: left out of the sums above. */
+  turnsWithoutUsage: number;
 };
 
 export async function organizationOverview({
@@ -32,6 +35,7 @@ export async function organizationOverview({
       inputTokens: sql<number>`coalesce(sum((${turns.usage} ->> 'inputTokens')::numeric), 0)`,
       outputTokens: sql<number>`coalesce(sum((${turns.usage} ->> 'outputTokens')::numeric), 0)`,
       costUsd: sql<number>`coalesce(sum(${turns.costUsd}), 0)`,
+      withoutUsage: sql<number>`count(*) filter (where ${withoutUsageSql('"turns"')})`,
     })
     .from(turns)
     // Through workstreams, whose organization index (and turns' workstream index) serve it.
@@ -48,5 +52,6 @@ export async function organizationOverview({
     inputTokens: Number(usage?.inputTokens ?? 0),
     outputTokens: Number(usage?.outputTokens ?? 0),
     costUsd: Number(usage?.costUsd ?? 0),
+    turnsWithoutUsage: Number(usage?.withoutUsage ?? 0),
   };
 }

@@ -11,5 +11,6 @@ export async function stopWorkstreamAsAdmin({
   workstreamId: string;
 }): Promise<StopResult> {
   await requireSummaryRow({ scope: { kind: "organization", organizationId }, workstreamId });
-  return stopActiveTurn({ workstreamId, reason: "stopped by an admin" });
+  // The same stop as the owner's: the turn records one reason, whoever asked.
+  return stopActiveTurn({ workstreamId });
 }

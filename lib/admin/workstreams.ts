@@ -37,9 +37,12 @@ export type AdminWorkstream = {
   lastActivityAt: string;
   messageCount: number;
   turnCount: number;
+  /** Sums over the turns whose usage is known. */
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Turns the model answered without reporting usage: not in the sums, not free. */
+  turnsWithoutUsage: number;
 };
 
 const num = (value: unknown) => Number(value ?? 0) || 0;
@@ -50,6 +53,16 @@ const messageCountSql = sql<number>`(select count(*) from "messages" as m where 
 const turnCountSql = sql<number>`(select count(*) from "turns" as t where t."workstream_id" = "workstreams"."id")`;
 const turnTotals = (expression: SQL) =>
   sql<number>`(select coalesce(sum(${expression}), 0) from "turns" as t where t."workstream_id" = "workstreams"."id")`;
+/**
+ * A turn the model answered (a model call succeeded) that ended without known usage, for a turns
+ * table aliased `alias`. Turns that never reached the model have no usage to miss.
+ */
+export function withoutUsageSql(alias: string): SQL {
+  return sql.raw(
+    `(${alias}."state" in ('completed', 'failed', 'cancelled') and (${alias}."usage" ->> 'inputTokens') is null and ${alias}."attempts" @> '[{"outcome":"ok"}]'::jsonb)`,
+  );
+}
+const turnsWithoutUsageSql = sql<number>`(select count(*) from "turns" as t where t."workstream_id" = "workstreams"."id" and ${withoutUsageSql("t")})`;
 const ownerIsMemberSql = sql<boolean>`exists (select 1 from "member" as mb where mb."organization_id" = "workstreams"."organization_id" and mb."user_id" = "workstreams"."owner_id")`;
 
 function escapeLike(text: string): string {
@@ -109,6 +122,7 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
       inputTokens: turnTotals(sql.raw(`(t."usage" ->> 'inputTokens')::numeric`)),
       outputTokens: turnTotals(sql.raw(`(t."usage" ->> 'outputTokens')::numeric`)),
       costUsd: turnTotals(sql.raw(`t."cost_usd"`)),
+      turnsWithoutUsage: turnsWithoutUsageSql,
     })
     .from(workstreams)
     .leftJoin(user, eq(user.id, workstreams.ownerId))
@@ -148,6 +162,7 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
       inputTokens: num(row.inputTokens),
       outputTokens: num(row.outputTokens),
       costUsd: num(row.costUsd),
+      turnsWithoutUsage: num(row.turnsWithoutUsage),
     })),
     page,
     hasMore: rows.length > ADMIN_PAGE_SIZE,
@@ -158,12 +173,15 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
 export type AdminTurn = {
   id: string;
   state: string;
+  /** The sentence of the turn's code (a stop, a failure), never an exception's text. */
   reason: string | null;
+  errorCode: string | null;
   agentId: string | null;
   model: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
+  /** Null when the provider reported no usage: unknown, shown as "—". */
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
   createdAt: string;
   endedAt: string | null;
 };
@@ -190,6 +208,7 @@ export async function getWorkstreamRuns({
       id: turns.id,
       state: turns.state,
       reason: turns.reason,
+      errorCode: turns.errorCode,
       agentId: turns.agentId,
       model: turns.model,
       inputTokens: sql<number>`(${turns.usage} ->> 'inputTokens')::numeric`,
@@ -202,11 +221,12 @@ export async function getWorkstreamRuns({
     .where(eq(turns.workstreamId, workstreamId))
     .orderBy(desc(turns.createdAt))
     .limit(limit);
+  const known = (value: unknown) => (value === null || value === undefined ? null : num(value));
   return rows.map((row) => ({
     ...row,
-    inputTokens: num(row.inputTokens),
-    outputTokens: num(row.outputTokens),
-    costUsd: num(row.costUsd),
+    inputTokens: known(row.inputTokens),
+    outputTokens: known(row.outputTokens),
+    costUsd: known(row.costUsd),
     createdAt: row.createdAt.toISOString(),
     endedAt: row.endedAt?.toISOString() ?? null,
   }));

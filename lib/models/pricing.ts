@@ -1,6 +1,8 @@
 // Prices and context windows per model. Prices are USD per million tokens, as published by the
-// providers; a model missing here has an unknown cost (metadata leaves costUsd out) and a context
+// providers; a model missing here has an unknown cost (null) and a context
 // window of 200,000 tokens.
+import type { TokenUsage } from "./usage";
+
 export type ModelInfo = {
   inputPerMillion: number;
   outputPerMillion: number;
@@ -24,16 +26,12 @@ export function contextWindow(modelId: string): number {
   return MODELS[modelId]?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
 }
 
-/** USD for the tokens, or undefined when the model's price is unknown. */
-export function costUsd(
-  modelId: string,
-  usage: { inputTokens?: number; outputTokens?: number } | undefined,
-): number | undefined {
+/** USD for the tokens, or null when the usage or the model's price is unknown. */
+export function costUsd(modelId: string, usage: TokenUsage | null): number | null {
   const info = MODELS[modelId];
-  if (!info || !usage) return undefined;
+  if (!info || !usage) return null;
   const cost =
-    ((usage.inputTokens ?? 0) * info.inputPerMillion +
-      (usage.outputTokens ?? 0) * info.outputPerMillion) /
+    (usage.inputTokens * info.inputPerMillion + usage.outputTokens * info.outputPerMillion) /
     1_000_000;
   return Math.round(cost * 1e8) / 1e8;
 }

@@ -8,12 +8,18 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
+import { classifyProviderError, type ModelErrorCode, ModelTimeoutError } from "./provider-errors";
+
+export { ModelTimeoutError };
 
 export type Attempt = {
   modelId: string;
   attempt: number;
   outcome: "ok" | "failed";
-  error?: string;
+  /** The failure's code, never its message: attempts are stored on the turn and listed. */
+  error?: ModelErrorCode;
+  /** The provider's HTTP status, when it answered with one. */
+  providerStatus?: number;
   startedAt: string;
   ms: number;
 };
@@ -27,16 +33,6 @@ export type ResilienceOptions = {
   idleTimeoutMs: number;
   onAttempt?: (attempt: Attempt) => void;
 };
-
-export class ModelTimeoutError extends Error {
-  constructor(
-    readonly phase: "first token" | "idle",
-    readonly ms: number,
-  ) {
-    super(`the model sent nothing for ${Math.round(ms / 1000)} s (${phase} timeout)`);
-    this.name = "ModelTimeoutError";
-  }
-}
 
 const CONTENT = new Set([
   "text-delta",
@@ -92,11 +88,13 @@ async function streamWithAttempts(
       } catch (error) {
         if (call.abortSignal?.aborted) throw error;
         lastError = error;
+        const failure = classifyProviderError(error);
         options.onAttempt?.({
           modelId: model.modelId,
           attempt: attemptNumber,
           outcome: "failed",
-          error: error instanceof Error ? error.message : String(error),
+          error: failure?.code ?? "model:failed",
+          ...(failure?.providerStatus ? { providerStatus: failure.providerStatus } : {}),
           startedAt: startedAt.toISOString(),
           ms: Date.now() - startedAt.getTime(),
         });

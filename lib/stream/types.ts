@@ -9,7 +9,18 @@ export type TurnStatus =
   | { state: "tool"; toolName: string }
   | { state: "suspended"; reason: string }
   | { state: "ready" }
-  | { state: "error"; code: string; message: string; retryable: boolean }
+  | {
+      state: "error";
+      code: string;
+      /** The sentence of `code`, never an exception's text. */
+      message: string;
+      retryable: boolean;
+      /** For a provider failure: its HTTP status and error type, nothing of its body. */
+      providerStatus?: number;
+      providerErrorType?: string;
+      /** For a guard refusal: the hook's name (ours), not its reason. */
+      hook?: string;
+    }
   | { state: "cancelled"; reason: string };
 
 export type StatusChunk = {

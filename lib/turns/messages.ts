@@ -14,10 +14,12 @@ export type MessageMetadata = {
   turnId?: string;
   model?: string;
   reasoningProfile?: string;
-  inputTokens?: number;
-  outputTokens?: number;
+  /** Null when the provider reported no counts (unknown, shown as "—"). */
+  inputTokens?: number | null;
+  outputTokens?: number | null;
   reasoningTokens?: number;
-  costUsd?: number;
+  /** Null when the usage or the model's price is unknown. */
+  costUsd?: number | null;
   startedAt?: string;
   finishedAt?: string;
   stopped?: boolean;

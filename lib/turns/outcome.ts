@@ -1,6 +1,10 @@
 // How a turn ends: the state, the persisted message and the closing chunks of its event log.
+// Every text a client sees here (the error chunk, the status message, the recorded reason that
+// the admin runs list shows) is the sentence of a code of the closed vocabulary; an exception's
+// own message never gets this far.
 
-import { ModelTimeoutError } from "@/lib/models/resilient-model";
+import { ERROR_SENTENCES, type ErrorCode } from "@/lib/http/errors";
+import { classifyProviderError, errorClass } from "@/lib/models/provider-errors";
 import { type LoggedChunk, statusChunk } from "@/lib/stream/types";
 import { GuardRefusal } from "@/lib/turns/hooks";
 import type { MessageMetadata, WorkstreamMessage } from "./messages";
@@ -9,8 +13,22 @@ import type { TurnEnd } from "./turn-store";
 
 export type Outcome = { end: TurnEnd; message: WorkstreamMessage | null; closing: LoggedChunk[] };
 
-export function stopReason(signal: AbortSignal): string {
-  return signal.reason instanceof StopRequested ? signal.reason.reason : "stopped";
+/** Why a turn failed, as a client may learn it: a code and a few fields that are ours. */
+export type TurnFailure = {
+  code: ErrorCode;
+  providerStatus?: number;
+  providerErrorType?: string;
+  /** The name of the guard hook that refused (its reason stays on the server). */
+  hook?: string;
+  retryable?: boolean;
+};
+
+/** What the turn records beside its state: usage, cost and model calls. */
+export type TurnRecord = Pick<TurnEnd, "usage" | "costUsd" | "attempts">;
+
+/** The code of a stop: a stop is a stop, whichever process or person asked for it. */
+export function stopCode(signal: AbortSignal): ErrorCode {
+  return signal.reason instanceof StopRequested ? signal.reason.code : "turn:stopped";
 }
 
 export function mark(message: WorkstreamMessage | null, flags: MessageMetadata) {
@@ -19,12 +37,13 @@ export function mark(message: WorkstreamMessage | null, flags: MessageMetadata) 
 
 export function cancelled(
   turnId: string,
-  reason: string,
+  code: ErrorCode,
   message: WorkstreamMessage | null,
-  usage?: unknown,
+  record: TurnRecord = {},
 ): Outcome {
+  const reason = ERROR_SENTENCES[code];
   return {
-    end: { state: "cancelled", reason, usage },
+    end: { state: "cancelled", reason, errorCode: code, ...record },
     message: mark(message, { stopped: true }),
     closing: [{ type: "abort", reason }, statusChunk(turnId, { state: "cancelled", reason })],
   };
@@ -32,45 +51,44 @@ export function cancelled(
 
 export function failed(
   turnId: string,
-  { code, text, retryable = true }: { code: string; text: string; retryable?: boolean },
+  { code, retryable = true, ...fields }: TurnFailure,
   message: WorkstreamMessage | null,
-  extra: Partial<TurnEnd> = {},
+  record: TurnRecord = {},
 ): Outcome {
+  const text = ERROR_SENTENCES[code];
   return {
-    end: { state: "failed", reason: text, errorCode: code, ...extra },
+    end: { state: "failed", reason: text, errorCode: code, ...record },
     message: mark(message, { failed: true }),
     closing: [
       { type: "error", errorText: text },
-      statusChunk(turnId, { state: "error", code, message: text, retryable }),
+      statusChunk(turnId, { state: "error", code, message: text, retryable, ...fields }),
     ],
   };
 }
 
-/** Plain words for a model failure, naming the setting to check where one is likely wrong. */
-export function describeModelError(error: unknown): { code: string; text: string } {
-  if (error instanceof GuardRefusal) {
-    return { code: "guard:refused", text: `Refused by ${error.hook}: ${error.reason}` };
-  }
-  const unwrapped = (error as { lastError?: unknown }).lastError ?? error;
-  const status = (unwrapped as { statusCode?: unknown }).statusCode;
-  const message = unwrapped instanceof Error ? unwrapped.message : String(unwrapped);
-  if (unwrapped instanceof ModelTimeoutError) {
-    return {
-      code: "model:timeout",
-      text: `The model did not answer: ${message}. Check OPENAI_BASE_URL.`,
-    };
-  }
-  if (status === 401 || status === 403) {
-    return {
-      code: "model:auth",
-      text: "The model provider refused the API key. Check OPENAI_API_KEY.",
-    };
-  }
-  if (/ECONNREFUSED|ENOTFOUND|fetch failed|Cannot connect/i.test(message)) {
-    return {
-      code: "model:unreachable",
-      text: "The model server could not be reached. Check OPENAI_BASE_URL.",
-    };
-  }
-  return { code: "model:failed", text: `The model failed: ${message.slice(0, 300)}` };
+/**
+ * Why a turn failed. A provider failure is named from the SDK's error class (status, network,
+ * timeout) with the provider's status and error type; a guard refusal names the hook; anything
+ * else (database, event log, hooks, a bug) is the turn's own failure, whatever its message said.
+ */
+export function describeModelError(error: unknown): TurnFailure {
+  if (error instanceof GuardRefusal) return { code: "guard:refused", hook: error.hook };
+  return classifyProviderError(error) ?? { code: "turn:failed" };
+}
+
+/**
+ * A log line for a failed turn: the turn, the error's class and the code, and for our own failures
+ * the stack frames. Never the message: a database error's message carries the SQL parameters
+ * (other tenants' ids and text), a provider's its response body.
+ */
+export function logTurnError(turnId: string, what: string, error: unknown): void {
+  const failure = describeModelError(error);
+  const frames =
+    failure.code === "turn:failed" && error instanceof Error && error.stack
+      ? `\n${error.stack
+          .split("\n")
+          .filter((line) => line.trimStart().startsWith("at "))
+          .join("\n")}`
+      : "";
+  console.error(`[turn ${turnId}] ${what}: ${errorClass(error)} (${failure.code})${frames}`);
 }

@@ -1,5 +1,6 @@
 // The run registry (seed 000's chatRunRegistry): the runs this process executes, each with its
 // serverRunId and AbortController. Stop finds the run here or asks other processes to look.
+import { ERROR_SENTENCES, type ErrorCode, isErrorCode } from "@/lib/http/errors";
 import { processSingleton } from "@/lib/server/singleton";
 
 export type RegisteredRun = {
@@ -25,18 +26,26 @@ export const runRegistry = {
   all(): RegisteredRun[] {
     return [...runs.values()];
   },
-  /** Aborts the run if this process has it; returns whether it did. */
-  abort(turnId: string, reason: string): boolean {
+  /**
+   * Aborts the run if this process has it; returns whether it did. `code` names why, as a code of
+   * the closed vocabulary (a shutdown may say `internal:server_restarted`); anything else, and
+   * every stop by a person, is `turn:stopped`.
+   */
+  abort(turnId: string, code?: string): boolean {
     const run = runs.get(turnId);
     if (!run) return false;
-    run.controller.abort(new StopRequested(reason));
+    run.controller.abort(new StopRequested(code));
     return true;
   },
 };
 
 export class StopRequested extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
+  readonly code: ErrorCode;
+
+  constructor(code?: string) {
+    const known: ErrorCode = isErrorCode(code) ? code : "turn:stopped";
+    super(ERROR_SENTENCES[known]);
     this.name = "StopRequested";
+    this.code = known;
   }
 }

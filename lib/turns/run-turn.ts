@@ -1,14 +1,17 @@
 // One turn's run, stage by stage (seed 004 names): COMPOSE_REQUEST, SEND_REQUEST,
 // STREAM_RESPONSE (with TOOL_CALL inside the bounded tool loop), RENDER, then cleanup that
 // always runs. Status events are fed from the bus; hooks may transform, guard or observe.
-import { isStepCount, streamText, type UIMessageChunk } from "ai";
+import { isStepCount, type LanguageModelUsage, streamText, type UIMessageChunk } from "ai";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import { defaultResolveAgent } from "@/lib/agents/resolve-agent";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
+import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { costUsd } from "@/lib/models/pricing";
+import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
+import { latestOffset } from "@/lib/stream/event-log";
 import { TextRechunker } from "@/lib/stream/rechunk";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
@@ -16,7 +19,14 @@ import { bus, stage } from "./bus";
 import { composeRequest } from "./context";
 import { GuardRefusal, type HookContext, hasStageHooks, hooksOf, runStageHooks } from "./hooks";
 import { type MessageMetadata, upsertAssistantMessage, type WorkstreamMessage } from "./messages";
-import { cancelled, describeModelError, failed, type Outcome, stopReason } from "./outcome";
+import {
+  cancelled,
+  describeModelError,
+  failed,
+  logTurnError,
+  type Outcome,
+  stopCode,
+} from "./outcome";
 import { runRegistry, StopRequested } from "./run-registry";
 import { gateTools } from "./tool-gate";
 import type { TurnEmitter } from "./turn-emitter";
@@ -49,10 +59,9 @@ export async function runTurn(input: RunInput): Promise<void> {
   try {
     outcome = await execute(input);
   } catch (error) {
-    if (controller.signal.aborted)
-      outcome = cancelled(turn.id, stopReason(controller.signal), null);
+    if (controller.signal.aborted) outcome = cancelled(turn.id, stopCode(controller.signal), null);
     else {
-      if (!(error instanceof GuardRefusal)) console.error(`[turn ${turn.id}] failed:`, error);
+      if (!(error instanceof GuardRefusal)) logTurnError(turn.id, "failed", error);
       outcome = failed(turn.id, describeModelError(error), null);
     }
   } finally {
@@ -99,6 +108,8 @@ async function execute({
     },
   });
   for (const hook of hooksOf("resolveAgent")) resolved = await hook.run({ workstream, resolved });
+  // Stopped while pending: the turn ends cancelled without the model ever being called.
+  controller.signal.throwIfAborted();
   await markActive({ turnId: turn.id, model: resolved.model.modelId });
 
   const composed = await stage(turn.id, "COMPOSE_REQUEST", async () => {
@@ -116,6 +127,7 @@ async function execute({
 
   let final: WorkstreamMessage | null = null;
   let streamError: unknown = null;
+  const stepUsages: Array<TokenUsage | null> = [];
   const result = await stage(turn.id, "SEND_REQUEST", async () => {
     await runStageHooks(
       "SEND_REQUEST",
@@ -138,6 +150,10 @@ async function execute({
       abortSignal: controller.signal,
       maxRetries: 0, // attempts, backoff and fallback are the resilient model's
       onError: () => {}, // failures reach the turn through the UI stream's error chunk
+      // A stop rejects the SDK's totals, so each finished model call's usage is kept here.
+      onStepEnd: (step) => {
+        stepUsages.push(tokenUsage(step.usage));
+      },
     });
   });
   const ui = result.toUIMessageStream<WorkstreamMessage>({
@@ -149,7 +165,7 @@ async function execute({
     redactToolErrors: false,
     onError: (error) => {
       streamError ??= error;
-      return describeModelError(error).text;
+      return ERROR_SENTENCES[describeModelError(error).code];
     },
   });
 
@@ -197,36 +213,39 @@ async function execute({
     clearInterval(idleFlush);
   }
 
-  const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  const steps = await Promise.resolve(result.steps).catch(() => []);
+  const { usage, steps } = await turnUsage(turn.id, result, {
+    signal: controller.signal,
+    stepUsages,
+    failed: streamError !== null,
+  });
   const servedBy =
     resolved.model.attempts.findLast((attempt) => attempt.outcome === "ok")?.modelId ??
     resolved.model.modelId;
   const cost = costUsd(servedBy, usage);
+  // Unknown counts are null, not left out and not zero: the chat shows "—" for them.
   const message = buildMessage(final, turn.assistantMessageId, {
     ...metadata,
     model: servedBy,
     finishedAt: new Date().toISOString(),
-    inputTokens: usage?.inputTokens,
-    outputTokens: usage?.outputTokens,
-    reasoningTokens: usage?.outputTokenDetails?.reasoningTokens,
+    inputTokens: usage?.inputTokens ?? null,
+    outputTokens: usage?.outputTokens ?? null,
+    reasoningTokens: usage?.reasoningTokens,
     costUsd: cost,
   });
   // Attempts are written with the turn's end, not one row update per model call.
-  const extra = { usage, costUsd: cost, attempts: resolved.model.attempts };
+  const record = { usage, costUsd: cost, attempts: resolved.model.attempts };
   if (controller.signal.aborted)
-    return cancelled(turn.id, stopReason(controller.signal), message, extra);
-  if (streamError)
-    return failed(turn.id, describeModelError(streamError), sawContent ? message : null, extra);
+    return cancelled(turn.id, stopCode(controller.signal), message, record);
+  if (streamError) {
+    logTurnError(turn.id, "model failed", streamError);
+    return failed(turn.id, describeModelError(streamError), sawContent ? message : null, record);
+  }
   const last = steps.at(-1);
   if (steps.length >= config.turns.maxSteps && last?.finishReason === "tool-calls") {
-    const text =
-      `The turn stopped after ${config.turns.maxSteps} steps, the limit per turn. ` +
-      "Earlier tool calls may have completed; check their results before retrying.";
-    return failed(turn.id, { code: "turn:step_limit", text, retryable: false }, message, extra);
+    return failed(turn.id, { code: "turn:step_limit", retryable: false }, message, record);
   }
   return {
-    end: { state: "completed", ...extra },
+    end: { state: "completed", ...record },
     message,
     closing: [
       { type: "finish", finishReason: "stop", messageMetadata: message?.metadata },
@@ -234,6 +253,33 @@ async function execute({
     ],
   };
 }
+
+/**
+ * The turn's token usage. A finished turn has the SDK's total; a stopped one has no total (the
+ * cut stream never reported one), so it counts the model calls that finished. A rejection of
+ * the SDK's promises is logged, unless it is the stop itself or the failure the turn reports.
+ */
+async function turnUsage(
+  turnId: string,
+  result: { totalUsage: PromiseLike<LanguageModelUsage>; steps: PromiseLike<StepLike[]> },
+  {
+    signal,
+    stepUsages,
+    failed,
+  }: { signal: AbortSignal; stepUsages: Array<TokenUsage | null>; failed: boolean },
+): Promise<{ usage: TokenUsage | null; steps: StepLike[] }> {
+  const unknown = (what: string) => (error: unknown) => {
+    const expected = failed || (signal.aborted && error === signal.reason);
+    if (!expected) logTurnError(turnId, `${what} unknown`, error);
+    return undefined;
+  };
+  const steps = (await Promise.resolve(result.steps).then(undefined, unknown("steps"))) ?? [];
+  if (signal.aborted) return { usage: sumUsage(stepUsages), steps };
+  const total = await Promise.resolve(result.totalUsage).then(undefined, unknown("usage"));
+  return { usage: total ? tokenUsage(total) : sumUsage(stepUsages), steps };
+}
+
+type StepLike = { usage: LanguageModelUsage; finishReason: string };
 
 function buildMessage(message: WorkstreamMessage | null, id: string, metadata: MessageMetadata) {
   if (!message || message.parts.length === 0) return null;
@@ -246,11 +292,26 @@ function buildMessage(message: WorkstreamMessage | null, id: string, metadata: M
 }
 
 /** RENDER and cleanup: persist, close the turn with its last events, always unregister. */
-async function finish(
-  { turn, workstream, viewer, emitter, controller }: RunInput,
-  outcome: Outcome,
-) {
+async function finish({ turn, workstream, viewer, emitter, controller }: RunInput, ended: Outcome) {
+  let outcome = ended;
   try {
+    // A turn whose events the log refused ends failed, whatever it was about to be. Its refused
+    // events were never written, so its closing events go at the end of the log: no holes.
+    const refused = await emitter.settled().then(
+      () => false,
+      (error: unknown) => {
+        logTurnError(turn.id, "event log write failed", error);
+        return true;
+      },
+    );
+    if (refused && outcome.end.state !== "failed") {
+      const { usage, costUsd, attempts } = outcome.end;
+      outcome = failed(turn.id, { code: "turn:failed" }, outcome.message, {
+        usage,
+        costUsd,
+        attempts,
+      });
+    }
     const ctx: HookContext = {
       turnId: turn.id,
       workstreamId: workstream.id,
@@ -267,10 +328,10 @@ async function finish(
         .set({ updatedAt: sql`now()` })
         .where(eq(workstreams.id, workstream.id));
     });
-    await emitter.settled().catch((error: unknown) => {
-      console.error(`[turn ${turn.id}] event log write failed:`, error);
-    });
-    const events = chunkEvents(turn, emitter.take(outcome.closing.length), outcome.closing);
+    const first = refused
+      ? (await latestOffset({ workstreamId: workstream.id })) + 1
+      : emitter.take(outcome.closing.length);
+    const events = chunkEvents(turn, first, outcome.closing);
     await closeTurn({ turn, end: outcome.end, events });
     bus.emit({
       type: "SessionTurnEnd",
@@ -288,7 +349,7 @@ async function finish(
     }
   } catch (error) {
     // The lease lapses and the reaper ends the turn; the busy flag cannot stay set forever.
-    console.error(`[turn ${turn.id}] could not be closed:`, error);
+    logTurnError(turn.id, "could not be closed", error);
   } finally {
     runRegistry.unregister(turn.id);
     if (!controller.signal.aborted) controller.abort(new StopRequested("disposed"));

@@ -5,6 +5,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type Db, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
+import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { appendEventsLocked } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
@@ -13,24 +14,26 @@ import { getOpenTurn, getTurn, type TurnRow } from "./turn-store";
 
 export type StopResult = { turnId: string | null; state: TurnRow["state"] | null };
 
+/**
+ * Stops the workstream's open turn. Every stop records the same reason (`turn:stopped`), whether
+ * the owner or an admin asked and whichever process runs the turn.
+ */
 export async function stopActiveTurn({
   workstreamId,
-  reason = "stopped by user",
   waitMs = 10_000,
 }: {
   workstreamId: string;
-  reason?: string;
   waitMs?: number;
 }): Promise<StopResult> {
   const open = await getOpenTurn({ workstreamId });
   if (!open) return { turnId: null, state: null };
   if (open.state === "suspended") {
-    await cancelSuspended(open, reason);
-  } else if (!runRegistry.abort(open.id, reason)) {
+    await cancelSuspended(open);
+  } else if (!runRegistry.abort(open.id, "turn:stopped")) {
     const db = await getDb();
     await db
       .update(turns)
-      .set({ stopRequestedAt: sql`now()`, reason })
+      .set({ stopRequestedAt: sql`now()` })
       .where(
         and(
           eq(turns.id, open.id),
@@ -52,14 +55,21 @@ export async function stopActiveTurn({
   }
 }
 
-async function cancelSuspended(turn: TurnRow, reason: string): Promise<void> {
+async function cancelSuspended(turn: TurnRow): Promise<void> {
+  const reason = ERROR_SENTENCES["turn:stopped"];
   const db = await getDb();
   // The suspended turn owns no offsets, so its closing events are numbered under the lock.
   const events = await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const closed = await tx
       .update(turns)
-      .set({ state: "cancelled", reason, endedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({
+        state: "cancelled",
+        reason,
+        errorCode: "turn:stopped",
+        endedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(turns.id, turn.id), eq(turns.state, "suspended")))
       .returning({ id: turns.id });
     if (closed.length === 0) return [];

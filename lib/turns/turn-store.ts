@@ -4,7 +4,9 @@ import { and, eq, inArray, isNull, notExists, or, sql } from "drizzle-orm";
 import { type Db, getDb } from "@/db/client";
 import { type TurnState, turnEvents, turns, workstreams } from "@/db/schema";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError, type ErrorCode } from "@/lib/http/errors";
+import type { Attempt } from "@/lib/models/resilient-model";
+import type { TokenUsage } from "@/lib/models/usage";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
@@ -157,12 +159,14 @@ export async function markActive({
 
 export type TurnEnd = {
   state: Extract<TurnState, "completed" | "cancelled" | "failed" | "suspended">;
+  /** The sentence of `errorCode`: what the chat, the turn row and the admin runs list show. */
   reason?: string;
-  errorCode?: string;
-  usage?: unknown;
-  costUsd?: number;
-  /** The model calls the turn made (seed 002's execution attempts). */
-  attempts?: unknown[];
+  errorCode?: ErrorCode;
+  /** Null when the provider reported no counts: unknown, not free. */
+  usage?: TokenUsage | null;
+  costUsd?: number | null;
+  /** The model calls the turn made, each with its outcome (and failure code). */
+  attempts?: Attempt[];
 };
 
 /**

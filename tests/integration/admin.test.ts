@@ -3,6 +3,7 @@
 // unarchive, delete and stop; members 403, other organizations 404.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminTurn, AdminWorkstream } from "@/lib/admin/workstreams";
+import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
 import { readSse } from "../support/sse";
@@ -157,6 +158,14 @@ describe("the organization's workstreams", () => {
     expect(stopped.body.state).toBe("cancelled");
     const { events } = await readSse(response);
     expect(events.some((event) => event.data.type === "abort")).toBe(true);
+    // S13 an admin's stop records the same reason as the owner's.
+    const runs = await admin.client.json<{ runs: AdminTurn[] }>(
+      `/api/admin/workstreams/${stream.id}`,
+    );
+    expect(runs.body.runs[0]).toMatchObject({
+      state: "cancelled",
+      reason: ERROR_SENTENCES["turn:stopped"],
+    });
     const info = await worker.client.json<{ isRunning: boolean }>(`/api/workstreams/${stream.id}`);
     expect(info.body.isRunning).toBe(false);
     const idle = await admin.client.json<{ turnId: string | null }>(

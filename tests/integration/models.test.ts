@@ -7,10 +7,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { turns } from "@/db/schema";
+import type { AdminTurn } from "@/lib/admin/workstreams";
+import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { registerHook } from "@/lib/turns/hooks";
 import { type AppServer, startAppServer } from "../support/app-server";
-import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
+import { type FakeOpenAI, type Plan, startFakeOpenAI } from "../support/fake-openai";
 import { send, userWithWorkstream } from "../support/fixtures";
 import { messageText, readSse, type SseEvent, statuses } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
@@ -36,11 +38,15 @@ beforeEach(() => {
   });
   fake.plans = [];
   fake.requests.length = 0;
+  fake.violations.length = 0;
   fake.fallbackPlan = { kind: "text", text: "Hello from the fake model." };
 });
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
   delete process.env.WORKSTREAMS_RATE_LIMIT_TURNS;
+  delete process.env.MODEL_ATTEMPTS;
+  // Every streaming request asked for usage (stream_options.include_usage).
+  expect(fake.violations).toEqual([]);
 });
 afterAll(async () => {
   for (const key of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_FALLBACK_MODEL"])
@@ -58,12 +64,25 @@ type Page = {
   }>;
 };
 
-function errorStatus(events: SseEvent[]): { code?: string; message?: string } {
+type ErrorStatus = {
+  code?: string;
+  message?: string;
+  providerStatus?: number;
+  providerErrorType?: string;
+  hook?: string;
+};
+
+function errorStatus(events: SseEvent[]): ErrorStatus {
   const event = events.find(
     (item) =>
       item.data.type === "data-status" && (item.data.data as { state: string }).state === "error",
   );
-  return (event?.data.data ?? {}) as { code?: string; message?: string };
+  return (event?.data.data ?? {}) as ErrorStatus;
+}
+
+function errorText(events: SseEvent[]): string | undefined {
+  const event = events.find((item) => item.data.type === "error");
+  return event ? String(event.data.errorText) : undefined;
 }
 
 async function turnRow(turnId: string | null) {
@@ -191,7 +210,7 @@ describe("the tool loop", () => {
     const { events } = await sendAndRead("Loop forever");
     const error = errorStatus(events);
     expect(error.code).toBe("turn:step_limit");
-    expect(error.message).toMatch(/earlier tool calls may have completed/i);
+    expect(error.message).toBe(ERROR_SENTENCES["turn:step_limit"]);
     expect(fake.requests).toHaveLength(20);
   });
 
@@ -287,7 +306,7 @@ describe("M1 hooks and M8 events", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it("a guard refusing at COMPOSE_REQUEST fails the turn with guard:refused", async () => {
+  it("S2c a guard refusing at COMPOSE_REQUEST fails the turn with guard:refused, naming the hook but not its reason", async () => {
     cleanups.push(
       registerHook({
         kind: "guard",
@@ -296,10 +315,19 @@ describe("M1 hooks and M8 events", () => {
         run: () => ({ allow: false, reason: "closed for maintenance" }),
       }),
     );
-    const { events } = await sendAndRead("hello");
+    const { events, turnId } = await sendAndRead("hello");
     const error = errorStatus(events);
-    expect(error.code).toBe("guard:refused");
+    expect(error).toMatchObject({
+      code: "guard:refused",
+      message: ERROR_SENTENCES["guard:refused"],
+      hook: "closed",
+    });
     expect(fake.requests).toHaveLength(0);
+    const row = await turnRow(turnId);
+    expect(row?.reason).toBe(ERROR_SENTENCES["guard:refused"]);
+    for (const seen of [events, row]) {
+      expect(JSON.stringify(seen)).not.toContain("closed for maintenance");
+    }
   });
 
   it("an observer records the rendered message, and the bus carries stage, session and provider events", async () => {
@@ -343,5 +371,200 @@ describe("rate limit", () => {
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
     const body = (await response.json()) as { error: { code: string } };
     expect(body.error.code).toBe("rate_limit:turn");
+  });
+});
+
+describe("S12 provider failures by error class", () => {
+  // The provider's body carries text only the server may see (it can quote the request or key).
+  const SECRET = "PROVIDER-BODY-SECRET sk-live-do-not-show";
+  const cases: Array<{
+    name: string;
+    plan: Plan;
+    code: keyof typeof ERROR_SENTENCES;
+    providerStatus?: number;
+    providerErrorType?: string;
+  }> = [
+    {
+      name: "401 is model:auth naming OPENAI_API_KEY",
+      plan: {
+        kind: "fail",
+        status: 401,
+        message: `Incorrect API key ${SECRET}`,
+        type: "invalid_request_error",
+      },
+      code: "model:auth",
+      providerStatus: 401,
+      providerErrorType: "invalid_request_error",
+    },
+    {
+      name: "403 is model:forbidden",
+      plan: {
+        kind: "fail",
+        status: 403,
+        message: `Not allowed ${SECRET}`,
+        type: "permission_error",
+      },
+      code: "model:forbidden",
+      providerStatus: 403,
+      providerErrorType: "permission_error",
+    },
+    {
+      name: "404 (an unknown model) is model:not_found",
+      plan: {
+        kind: "fail",
+        status: 404,
+        message: `The model gpt-nope does not exist ${SECRET}`,
+        type: "invalid_request_error",
+      },
+      code: "model:not_found",
+      providerStatus: 404,
+      providerErrorType: "invalid_request_error",
+    },
+    {
+      name: "429 is model:rate_limit",
+      plan: {
+        kind: "fail",
+        status: 429,
+        message: `Slow down ${SECRET}`,
+        type: "rate_limit_exceeded",
+      },
+      code: "model:rate_limit",
+      providerStatus: 429,
+      providerErrorType: "rate_limit_exceeded",
+    },
+    {
+      name: "5xx is model:unavailable",
+      plan: { kind: "fail", status: 502, message: `Bad gateway ${SECRET}`, type: "server_error" },
+      code: "model:unavailable",
+      providerStatus: 502,
+      providerErrorType: "server_error",
+    },
+    {
+      name: "a dropped connection is model:unreachable",
+      plan: { kind: "reset" },
+      code: "model:unreachable",
+    },
+    {
+      name: "a server that never answers is model:timeout",
+      plan: { kind: "silent" },
+      code: "model:timeout",
+    },
+  ];
+
+  for (const { name, plan, code, providerStatus, providerErrorType } of cases) {
+    it(`S12 ${name}; the client and the turn row get the sentence, never the provider's body`, async () => {
+      process.env.MODEL_ATTEMPTS = "1";
+      process.env.MODEL_FIRST_TOKEN_TIMEOUT_MS = "300";
+      fake.fallbackPlan = plan; // the fallback model fails the same way
+      const { events, turnId, page, owner } = await sendAndRead("Hello?");
+      const error = errorStatus(events);
+      expect(error).toMatchObject({ code, message: ERROR_SENTENCES[code] });
+      expect(error.providerStatus).toBe(providerStatus);
+      expect(error.providerErrorType).toBe(providerErrorType);
+      expect(errorText(events)).toBe(ERROR_SENTENCES[code]);
+      if (code === "model:auth") expect(error.message).toContain("OPENAI_API_KEY");
+      const row = await turnRow(turnId);
+      expect(row).toMatchObject({
+        state: "failed",
+        errorCode: code,
+        reason: ERROR_SENTENCES[code],
+      });
+      const runs = await owner.client.json<{ runs: AdminTurn[] }>(
+        `/api/admin/workstreams/${owner.workstreamId}`,
+      );
+      expect(runs.status).toBe(200);
+      expect(runs.body.runs[0]?.reason).toBe(ERROR_SENTENCES[code]);
+      for (const seen of [events, row, page, runs.body]) {
+        expect(JSON.stringify(seen)).not.toContain("PROVIDER-BODY-SECRET");
+        expect(JSON.stringify(seen)).not.toContain("sk-live");
+      }
+    });
+  }
+
+  it("S2c an error thrown below the provider is turn:failed, without its message", async () => {
+    cleanups.push(
+      registerHook({
+        kind: "resolveAgent",
+        name: "broken-store",
+        run: () => {
+          throw new Error('insert into "turn_events" values ($1) params: ws_other_tenant,secret');
+        },
+      }),
+    );
+    const { events, turnId } = await sendAndRead("hello");
+    expect(errorStatus(events)).toMatchObject({
+      code: "turn:failed",
+      message: ERROR_SENTENCES["turn:failed"],
+    });
+    const row = await turnRow(turnId);
+    expect(row?.reason).toBe(ERROR_SENTENCES["turn:failed"]);
+    for (const seen of [events, row]) {
+      expect(JSON.stringify(seen)).not.toContain("ws_other_tenant");
+      expect(JSON.stringify(seen)).not.toContain("turn_events");
+    }
+  });
+});
+
+describe("S10 S11 usage", () => {
+  it("S10 a stopped turn records the tokens and cost of the model calls that finished", async () => {
+    fake.plans = [
+      { kind: "tool", name: "current_time", args: {} },
+      { kind: "text", text: "A long and slow answer. ".repeat(40), delayMs: 40 },
+    ];
+    const owner = await userWithWorkstream(server.url);
+    const response = await send(owner, "Check the time, then talk");
+    const turnId = response.headers.get("x-turn-id");
+    const reading = readSse(response);
+    // Stop once the second call has started answering.
+    for (let i = 0; i < 200 && fake.requests.length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const stop = await owner.client.json<{ state: string }>(
+      `/api/workstreams/${owner.workstreamId}/stop`,
+      { method: "POST", json: {} },
+    );
+    expect(stop.body.state).toBe("cancelled");
+    await reading;
+    const row = await turnRow(turnId);
+    expect(row).toMatchObject({ state: "cancelled", reason: ERROR_SENTENCES["turn:stopped"] });
+    // The tool call's model call reported 120 in, 30 out; the cut second call reported nothing.
+    expect(row?.usage).toMatchObject({ inputTokens: 120, outputTokens: 30 });
+    expect(row?.costUsd).toBeCloseTo((120 * 0.4 + 30 * 1.6) / 1e6, 10);
+    const overview = await owner.client.json<{
+      overview: { inputTokens: number; costUsd: number };
+    }>("/api/admin/workstreams");
+    expect(overview.body.overview.inputTokens).toBe(120);
+    expect(overview.body.overview.costUsd).toBeCloseTo((120 * 0.4 + 30 * 1.6) / 1e6, 10);
+  });
+
+  it("S11 a provider that streams no usage leaves tokens and cost unknown, not free", async () => {
+    fake.plans = [{ kind: "text", text: "An answer without usage.", usage: false }];
+    const { assistant, turnId, owner, events } = await sendAndRead("How much?");
+    expect(statuses(events).at(-1)).toBe("ready");
+    expect(assistant?.metadata).toMatchObject({
+      inputTokens: null,
+      outputTokens: null,
+      costUsd: null,
+    });
+    const row = await turnRow(turnId);
+    expect(row?.usage).toBeNull();
+    expect(row?.costUsd).toBeNull();
+    const list = await owner.client.json<{
+      overview: { turnsWithoutUsage: number; inputTokens: number; costUsd: number };
+      workstreams: Array<{ id: string; turnsWithoutUsage: number }>;
+    }>("/api/admin/workstreams");
+    expect(list.body.overview).toMatchObject({ turnsWithoutUsage: 1, inputTokens: 0, costUsd: 0 });
+    expect(
+      list.body.workstreams.find((item) => item.id === owner.workstreamId)?.turnsWithoutUsage,
+    ).toBe(1);
+    const runs = await owner.client.json<{ runs: AdminTurn[] }>(
+      `/api/admin/workstreams/${owner.workstreamId}`,
+    );
+    expect(runs.body.runs[0]).toMatchObject({
+      inputTokens: null,
+      outputTokens: null,
+      costUsd: null,
+    });
   });
 });

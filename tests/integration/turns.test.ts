@@ -1,8 +1,13 @@
 // The turn engine over HTTP (seeds 000, 001, 002, 003): streaming, durable events with offsets,
 // resume, stop, one turn at a time, retry and bad input.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { messages, turns } from "@/db/schema";
+import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { registerHook } from "@/lib/turns/hooks";
+import { renewLeases } from "@/lib/turns/lease";
+import { runRegistry } from "@/lib/turns/run-registry";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userMessage, userWithWorkstream } from "../support/fixtures";
 import { signUp } from "../support/http-client";
@@ -373,3 +378,108 @@ describe("R2 a suspended turn", () => {
     expect(statuses((await readSse(next)).events).at(-1)).toBe("ready");
   });
 });
+
+describe("S13 one stop reason", () => {
+  async function turnRow(turnId: string) {
+    const [row] = await (await getDb()).select().from(turns).where(eq(turns.id, turnId));
+    return row;
+  }
+
+  it("S13 a local stop and a stop relayed from another process record the same reason", async () => {
+    const reasons: Array<string | null | undefined> = [];
+    for (const relayed of [false, true]) {
+      const owner = await userWithWorkstream(server.url);
+      const response = await send(owner, "[hang] keep going");
+      const turnId = String(response.headers.get("x-turn-id"));
+      const reading = readSse(response);
+      await waitFor(async () => (await turnRow(turnId))?.state === "active");
+      if (relayed) {
+        // A server that does not run the turn records the request; the owner's lease loop
+        // picks it up.
+        await (await getDb())
+          .update(turns)
+          .set({ stopRequestedAt: new Date() })
+          .where(eq(turns.id, turnId));
+        await renewLeases();
+      } else {
+        const stop = await owner.client.json<{ state: string }>(
+          `/api/workstreams/${owner.workstreamId}/stop`,
+          { method: "POST", json: {} },
+        );
+        expect(stop.body.state).toBe("cancelled");
+      }
+      await waitFor(async () => (await turnRow(turnId))?.state === "cancelled");
+      const { events } = await reading;
+      const cancelledStatus = events.find(
+        (event) =>
+          event.data.type === "data-status" &&
+          (event.data.data as { state: string }).state === "cancelled",
+      );
+      expect((cancelledStatus?.data.data as { reason?: string } | undefined)?.reason).toBe(
+        ERROR_SENTENCES["turn:stopped"],
+      );
+      reasons.push((await turnRow(turnId))?.reason);
+    }
+    expect(reasons).toEqual([ERROR_SENTENCES["turn:stopped"], ERROR_SENTENCES["turn:stopped"]]);
+  });
+
+  it("S13 a pending turn stopped before the model starts ends cancelled without calling the model", async () => {
+    const owner = await userWithWorkstream(server.url);
+    let entered!: () => void;
+    const inHook = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const unregister = registerHook({
+      kind: "resolveAgent",
+      name: "slow-agent-lookup",
+      run: async ({ workstream, resolved }) => {
+        if (workstream.id !== owner.workstreamId) return resolved;
+        entered();
+        await released;
+        return resolved;
+      },
+    });
+    try {
+      const response = await send(owner, "never answered");
+      const turnId = String(response.headers.get("x-turn-id"));
+      const reading = readSse(response);
+      await inHook;
+      expect((await turnRow(turnId))?.state).toBe("pending");
+      const stopping = owner.client.json<{ turnId: string; state: string }>(
+        `/api/workstreams/${owner.workstreamId}/stop`,
+        { method: "POST", json: {} },
+      );
+      await waitFor(async () => runRegistry.get(turnId)?.controller.signal.aborted === true);
+      release();
+      const stop = await stopping;
+      expect(stop.body).toEqual({ turnId, state: "cancelled" });
+      const { events } = await reading;
+      expect(statuses(events).at(-1)).toBe("cancelled");
+      // The model never started: no answer began, the turn never became active.
+      expect(events.some((event) => event.data.type === "start")).toBe(false);
+      const row = await turnRow(turnId);
+      expect(row).toMatchObject({
+        state: "cancelled",
+        reason: ERROR_SENTENCES["turn:stopped"],
+        startedAt: null,
+      });
+      expect((await history(owner)).messages.map((message) => message.role)).toEqual(["user"]);
+      expect((await info(owner)).isRunning).toBe(false);
+    } finally {
+      release();
+      unregister();
+    }
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>) {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error("condition not reached");
+}

@@ -4,8 +4,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type Plan =
-  | { kind: "fail"; status: number }
-  | { kind: "text"; text: string }
+  /** An HTTP error answer; `message` and `type` go into OpenAI's error body. */
+  | { kind: "fail"; status: number; message?: string; type?: string }
+  /** `usage: false` streams no usage chunk (a server that ignores include_usage); `delayMs`
+   * waits between pieces of text (a slow stream to stop mid-answer). */
+  | { kind: "text"; text: string; usage?: boolean; delayMs?: number }
+  /** Closes the connection without an answer: a network failure. */
+  | { kind: "reset" }
   | { kind: "tool"; name: string; args: Record<string, unknown> }
   | { kind: "text-then-drop"; text: string }
   | { kind: "silent" };
@@ -19,6 +24,8 @@ export type FakeOpenAI = {
   url: string;
   plans: Plan[];
   requests: RecordedRequest[];
+  /** Streaming requests that did not ask for usage (`stream_options.include_usage: true`). */
+  violations: string[];
   fallbackPlan: Plan;
   close(): Promise<void>;
 };
@@ -27,6 +34,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const fake: Omit<FakeOpenAI, "url" | "close"> = {
     plans: [],
     requests: [],
+    violations: [],
     fallbackPlan: { kind: "text", text: "Hello from the fake model." },
   };
   const server: Server = createServer((req, res) => {
@@ -39,16 +47,30 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         res.writeHead(404).end();
         return;
       }
-      const request = JSON.parse(body) as RecordedRequest;
+      const request = JSON.parse(body) as RecordedRequest & {
+        stream?: boolean;
+        stream_options?: { include_usage?: boolean };
+      };
       fake.requests.push({ model: request.model, messages: request.messages });
+      // Without include_usage a compatible server streams no usage: every turn would be unknown.
+      if (request.stream && request.stream_options?.include_usage !== true) {
+        fake.violations.push(`streaming request for ${request.model} without include_usage`);
+      }
       const plan = fake.plans.shift() ?? fake.fallbackPlan;
       if (plan.kind === "fail") {
         res.writeHead(plan.status, { "content-type": "application/json" });
         res.end(
           JSON.stringify({
-            error: { message: `fake failure ${plan.status}`, type: "server_error" },
+            error: {
+              message: plan.message ?? `fake failure ${plan.status}`,
+              type: plan.type ?? "server_error",
+            },
           }),
         );
+        return;
+      }
+      if (plan.kind === "reset") {
+        res.socket?.destroy();
         return;
       }
       if (plan.kind === "silent") return; // never answers: the client's timeout must fire
@@ -78,6 +100,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       } else {
         const pieces = plan.text.match(/.{1,12}/gs) ?? [];
         chunk({ role: "assistant", content: "" });
+        if (plan.kind === "text" && plan.delayMs) {
+          void streamSlowly(pieces, plan.delayMs, plan.usage !== false);
+          return;
+        }
         for (const piece of pieces) chunk({ content: piece });
         if (plan.kind === "text-then-drop") {
           // OpenAI reports a failure mid-stream as an error payload on the stream.
@@ -87,16 +113,36 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
           return;
         }
         chunk({}, "stop");
+        if (plan.kind === "text" && plan.usage === false) {
+          res.end("data: [DONE]\n\n");
+          return;
+        }
       }
-      send({
-        id: "chatcmpl-fake",
-        object: "chat.completion.chunk",
-        created: 1,
-        model: request.model,
-        choices: [],
-        usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
-      });
+      sendUsage();
       res.end("data: [DONE]\n\n");
+
+      async function streamSlowly(pieces: string[], delayMs: number, withUsage: boolean) {
+        for (const piece of pieces) {
+          if (res.destroyed) return; // the client stopped
+          chunk({ content: piece });
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+        }
+        if (res.destroyed) return;
+        chunk({}, "stop");
+        if (withUsage) sendUsage();
+        res.end("data: [DONE]\n\n");
+      }
+
+      function sendUsage() {
+        send({
+          id: "chatcmpl-fake",
+          object: "chat.completion.chunk",
+          created: 1,
+          model: request.model,
+          choices: [],
+          usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+        });
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
