@@ -53,6 +53,7 @@ export async function resolveModel(
       baseURL: settings.OPENAI_BASE_URL,
     });
     // Compatible servers (Ollama, vLLM, llama.cpp) speak chat completions, not the responses API.
+    // @ai-sdk/openai's chat model asks for usage on every stream (stream_options.include_usage).
     const make = (id: string) => (settings.OPENAI_BASE_URL ? openai.chat(id) : openai(id));
     primary = make(
       settings[PROFILE_ENV[profile]] ?? settings.OPENAI_MODEL ?? PROFILE_DEFAULT[profile],
