@@ -11,7 +11,7 @@ import {
   setActiveOrganization,
   signUp,
 } from "../support/http-client";
-import { listApiRoutes, routeMethods } from "../support/routes";
+import { listApiRoutes, methodsLeftToNext, routeMethods } from "../support/routes";
 import { readSse } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import {
@@ -125,6 +125,48 @@ describe("access matrix", () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("S9 every route answers a method it does not handle with a JSON 405 naming the allowed ones", async () => {
+    const actual: Record<string, unknown> = {};
+    const expected: Record<string, unknown> = {};
+    for (const route of listApiRoutes()) {
+      const handled = await routeMethods(route);
+      const allow = [...handled, ...(handled.includes("GET") ? ["HEAD"] : []), "OPTIONS"].sort();
+      const path = `/${route.segments
+        .map((segment) => (segment.kind === "static" ? segment.name : "x"))
+        .join("/")}`;
+      actual[`${route.pattern} left to Next.js`] = await methodsLeftToNext(route);
+      expected[`${route.pattern} left to Next.js`] = [];
+      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]) {
+        if (
+          handled.some((name) => name === method) ||
+          (method === "HEAD" && handled.includes("GET"))
+        )
+          continue;
+        const key = `${method} ${route.pattern}`;
+        const response = await clients.owner.fetch(path, { method });
+        const text = await response.text();
+        // A HEAD answer has no body to carry the code.
+        const code =
+          method === "HEAD"
+            ? null
+            : (JSON.parse(text || "{}") as { error?: { code?: string } }).error?.code;
+        actual[key] = { status: response.status, code, allow: response.headers.get("allow") };
+        expected[key] = {
+          status: 405,
+          code: method === "HEAD" ? null : "method_not_allowed:method",
+          allow: allow.join(", "),
+        };
+      }
+      const options = await clients.owner.fetch(path, { method: "OPTIONS" });
+      actual[`OPTIONS ${route.pattern}`] = {
+        status: options.status,
+        allow: options.headers.get("allow"),
+      };
+      expected[`OPTIONS ${route.pattern}`] = { status: 204, allow: allow.join(", ") };
+    }
+    expect(actual).toEqual(expected);
   });
 
   for (const [key, entry] of Object.entries(MATRIX)) {

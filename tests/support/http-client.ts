@@ -2,25 +2,32 @@
 // and then calls the API as that user.
 import { randomUUID } from "node:crypto";
 
+export type RequestOptions = RequestInit & { json?: unknown; origin?: string | null };
+
 export class HttpClient {
   private cookies = new Map<string, string>();
   constructor(readonly baseUrl: string) {}
 
-  async fetch(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    headers.set("origin", this.baseUrl);
+  /**
+   * Sends like a browser on the app's own page: `Origin` is the base URL unless `origin` names
+   * another one, or is null for a client that sends none (curl, a server).
+   */
+  async fetch(path: string, init: RequestOptions = {}): Promise<Response> {
+    const { json, origin = this.baseUrl, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (origin !== null) headers.set("origin", origin);
     if (this.cookies.size) {
       headers.set(
         "cookie",
         [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
       );
     }
-    let body = init.body;
-    if (init.json !== undefined) {
-      headers.set("content-type", "application/json");
-      body = JSON.stringify(init.json);
+    let body = rest.body;
+    if (json !== undefined) {
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+      body = JSON.stringify(json);
     }
-    const response = await fetch(new URL(path, this.baseUrl), { ...init, headers, body });
+    const response = await fetch(new URL(path, this.baseUrl), { ...rest, headers, body });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(";");
       const index = pair?.indexOf("=") ?? -1;
@@ -33,7 +40,7 @@ export class HttpClient {
     return response;
   }
 
-  async json<T = unknown>(path: string, init: RequestInit & { json?: unknown } = {}) {
+  async json<T = unknown>(path: string, init: RequestOptions = {}) {
     const response = await this.fetch(path, init);
     const text = await response.text();
     const body = (text ? JSON.parse(text) : null) as T;

@@ -1,7 +1,9 @@
 // better-auth's own routes (sign-up, sign-in, sign-out, sessions, organizations). They keep
 // better-auth's origin check and body handling (not the API's request rules); this app only
-// refuses, with 400 `bad_request:text`, a path or JSON body the database could not store.
+// refuses, with 400 `bad_request:text`, a path or JSON body the database could not store, and
+// gives better-auth's empty 404 a code.
 import { getAuth } from "@/lib/auth/auth";
+import { AppError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/parse";
 import { isJsonContentType } from "@/lib/http/request-rules";
 import { errorResponse } from "@/lib/http/respond";
@@ -12,11 +14,18 @@ const handle: NextRouteHandler = async (request, context) => {
   try {
     parseInput(schemas.GET.params, await context.params);
     if (request.method === "POST") await assertStorableBody(request);
-    return await (await getAuth()).handler(request);
+    return await withJsonNotFound(await (await getAuth()).handler(request));
   } catch (error) {
     return errorResponse(error);
   }
 };
+
+// better-auth answers a path it does not know with an empty 404; the API answers with a code.
+async function withJsonNotFound(response: Response): Promise<Response> {
+  if (response.status !== 404) return response;
+  const text = await response.clone().text();
+  return text ? response : errorResponse(new AppError("not_found:route"));
+}
 
 // Reads a copy, so better-auth still gets the body; what is not JSON is better-auth's to refuse.
 async function assertStorableBody(request: Request): Promise<void> {

@@ -1,0 +1,309 @@
+// Arbitrary text in every input of every API route: each path parameter, query field and body
+// field named by the route's `schema.ts` (and by the sign-in and sign-up bodies) gets arbitrary
+// strings (any code point, U+0000, lone surrogates, 10,000 characters) while the other inputs
+// keep valid values, so the arbitrary one travels as deep as the route lets it. Whatever comes
+// back is below 500, a 4xx carries a JSON error code and writes no row to any table, and no
+// answer shows a stack trace. `FUZZ_RUNS` sets the runs per route (100), `FUZZ_SEED` the seed.
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { isErrorCode } from "@/lib/http/errors";
+import type { MethodSchemas } from "@/lib/http/route-handlers";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type Owner, userMessage, userWithWorkstream } from "../support/fixtures";
+import { HttpClient } from "../support/http-client";
+import { type ApiRoute, listApiRoutes, routeMethods, routeSchemas } from "../support/routes";
+import { countRows } from "../support/row-counts";
+import { readSse } from "../support/sse";
+import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+
+vi.hoisted(() => {
+  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
+  // Valid messages start turns; the limit would turn later runs into 429s that test nothing.
+  process.env.WORKSTREAMS_RATE_LIMIT_TURNS = "0";
+});
+
+const RUNS = Number(process.env.FUZZ_RUNS || 100);
+const SEED = Number(process.env.FUZZ_SEED || 9_003);
+const LONG = 10_000;
+// Node refuses a request line over 16 KB with its own 431 before any route code runs, so text
+// that travels in the URL stays short enough to reach the route.
+const URL_CHARS = 1_000;
+
+type Sample = {
+  params: Record<string, string | string[]>;
+  query: Record<string, string>;
+  body?: unknown;
+};
+type Field = { where: "params" | "query" | "body"; path: string[] };
+type Context = { owner: Owner; groupId: string };
+
+const loneSurrogate = fc
+  .integer({ min: 0xd800, max: 0xdfff })
+  .map((unit) => String.fromCharCode(unit));
+const char = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
+  { weight: 2, arbitrary: fc.constant("\u0000") },
+  { weight: 2, arbitrary: loneSurrogate },
+  { weight: 1, arbitrary: fc.constantFrom(" ", "\u200b", "\ufeff", "/", "%", "?", "#", ".", '"') },
+);
+const shortText = fc.array(char, { maxLength: 40 }).map((chars) => chars.join(""));
+const longText = fc
+  .array(char, { minLength: 1, maxLength: 16 })
+  .map((chars) => chars.join("").repeat(LONG).slice(0, LONG));
+const arbitraryText = fc.oneof(
+  { weight: 8, arbitrary: shortText },
+  { weight: 1, arbitrary: longText },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", minLength: LONG, maxLength: LONG }) },
+);
+
+/** Valid values for the inputs that are not being fuzzed; a route without one uses "x" ids. */
+const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
+  "POST /api/auth/[...all]": ({ owner }) => [
+    {
+      params: { all: ["sign-in", "email"] },
+      body: { email: owner.email, password: "correct horse battery", rememberMe: true },
+    },
+    {
+      params: { all: ["sign-up", "email"] },
+      body: {
+        name: "Fuzz Person",
+        email: `fuzz.${randomUUID().slice(0, 8)}@example.test`,
+        password: "correct horse battery",
+      },
+    },
+  ],
+  "GET /api/auth/[...all]": () => [{ params: { all: ["get-session"] } }],
+  "GET /api/live": () => [{ query: { scope: "user" } }],
+  "GET /api/workstreams": () => [{ query: { mode: "group" } }],
+  "POST /api/workstreams": () => [{ body: { mode: "group", title: "Fuzzed" } }],
+  "PATCH /api/workstreams/[workstreamId]": () => [{ body: { title: "Fuzzed" } }],
+  "GET /api/workstreams/[workstreamId]/events": () => [{ query: { after: "0" } }],
+  "POST /api/workstreams/[workstreamId]/messages": () => [{ body: userMessage("[echo] fuzz") }],
+  "POST /api/admin/invitations": () => [
+    { body: { email: `invitee.${randomUUID().slice(0, 8)}@example.test`, role: "member" } },
+  ],
+  "PATCH /api/admin/members/[memberId]": () => [{ body: { role: "member" } }],
+};
+
+let testDb: TestDatabase;
+let server: AppServer;
+let context: Context;
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  server = await startAppServer();
+  const owner = await userWithWorkstream(server.url, "Fuzz Owner");
+  const group = await owner.client.json<{ id: string }>("/api/workstreams", {
+    method: "POST",
+    json: { mode: "group", title: "Fuzz target" },
+  });
+  context = { owner, groupId: group.body.id };
+});
+afterAll(async () => {
+  await server?.close();
+  await releaseTestDatabase(testDb);
+});
+
+type ZodDef = {
+  type: string;
+  shape?: Record<string, { _zod: { def: ZodDef } }>;
+  element?: { _zod: { def: ZodDef } };
+  innerType?: { _zod: { def: ZodDef } };
+  in?: { _zod: { def: ZodDef } };
+};
+
+/** The paths of the string-carrying leaves a schema names (objects, arrays' first element). */
+function leafPaths(schema: unknown): string[][] {
+  if (!schema || typeof schema !== "object" || !("_zod" in schema)) return [];
+  const walk = (def: ZodDef, path: string[]): string[][] => {
+    if (def.type === "object" && def.shape) {
+      return Object.entries(def.shape).flatMap(([key, child]) =>
+        walk(child._zod.def, [...path, key]),
+      );
+    }
+    if (def.type === "array" && def.element) return walk(def.element._zod.def, [...path, "0"]);
+    const inner = def.innerType ?? def.in;
+    if (inner) return walk(inner._zod.def, path);
+    return path.length > 0 ? [path] : [];
+  };
+  return walk((schema as { _zod: { def: ZodDef } })._zod.def, []);
+}
+
+function valueLeafPaths(value: unknown, path: string[] = []): string[][] {
+  if (Array.isArray(value))
+    return value.flatMap((item, i) => valueLeafPaths(item, [...path, String(i)]));
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, item]) => valueLeafPaths(item, [...path, key]));
+  }
+  return path.length > 0 ? [path] : [];
+}
+
+function fieldsOf(route: ApiRoute, spec: MethodSchemas, example: Partial<Sample>): Field[] {
+  const fields: Field[] = [];
+  const seen = new Set<string>();
+  const add = (where: Field["where"], path: string[]) => {
+    const key = `${where}:${path.join(".")}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    fields.push({ where, path });
+  };
+  for (const segment of route.segments) {
+    if (segment.kind !== "static") add("params", [segment.name]);
+  }
+  for (const path of leafPaths(spec.query)) add("query", path.slice(0, 1));
+  for (const path of Object.keys(example.query ?? {})) add("query", [path]);
+  for (const path of leafPaths(spec.body)) add("body", path);
+  for (const path of valueLeafPaths(example.body)) add("body", path);
+  return fields;
+}
+
+function withValue(value: unknown, path: string[], text: string): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return text;
+  if (Array.isArray(value)) {
+    const copy = [...value];
+    copy[Number(head)] = withValue(copy[Number(head)], rest, text);
+    return copy;
+  }
+  const object = value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  return { ...object, [head]: withValue(object[head], rest, text) };
+}
+
+/** As a browser would put it in a URL: a lone surrogate has no UTF-8 form, so it becomes U+FFFD. */
+function urlText(text: string): string {
+  return encodeURIComponent(text.slice(0, URL_CHARS).replace(LONE_SURROGATE, "\ufffd"));
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function requestFor(route: ApiRoute, sample: Sample): string {
+  const path = route.segments.map((segment) => {
+    if (segment.kind === "static") return segment.name;
+    const value = sample.params[segment.name] ?? "x";
+    return Array.isArray(value) ? value.map(urlText).join("/") : urlText(value);
+  });
+  const query = Object.entries(sample.query)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${urlText(value)}`)
+    .join("&");
+  return `/${path.join("/")}${query ? `?${query}` : ""}`;
+}
+
+type Case = {
+  name: string;
+  route: ApiRoute;
+  method: string;
+  fields: Field[];
+  sample: () => Sample;
+};
+
+async function casesOf(route: ApiRoute): Promise<Case[]> {
+  // Without a schema (the first test fails then) the path and the examples are still fuzzed.
+  const schemas = await routeSchemas(route);
+  const cases: Case[] = [];
+  for (const method of await routeMethods(route)) {
+    const spec: MethodSchemas = schemas?.[method] ?? {};
+    const key = `${method} ${route.pattern}`;
+    const examples = EXAMPLES[key] ?? (() => [{}]);
+    examples(context).forEach((example, index) => {
+      cases.push({
+        name: examples(context).length > 1 ? `${key} #${index + 1}` : key,
+        route,
+        method,
+        fields: fieldsOf(route, spec, example),
+        sample: () => {
+          const fresh: Partial<Sample> = examples(context)[index] ?? {};
+          const params: Record<string, string | string[]> = {};
+          for (const segment of route.segments) {
+            if (segment.kind === "param") {
+              params[segment.name] = segment.name === "workstreamId" ? context.groupId : "x";
+            }
+          }
+          return {
+            params: { ...params, ...fresh.params },
+            query: { ...fresh.query },
+            body: fresh.body ?? (method === "GET" ? undefined : {}),
+          };
+        },
+      });
+    });
+  }
+  return cases;
+}
+
+let knownCounts: Record<string, number> | undefined;
+
+const STACK_TRACE = /\n\s+at\s|\bat [\w.<>]+ \(|node_modules|\.ts:\d+/;
+
+async function exercise(testCase: Case, field: Field, text: string): Promise<void> {
+  const sample = testCase.sample();
+  if (field.where === "params") {
+    const [name = ""] = field.path;
+    sample.params[name] = Array.isArray(sample.params[name]) ? [text] : text;
+  } else if (field.where === "query") {
+    sample.query[field.path[0] ?? ""] = text;
+  } else {
+    sample.body = withValue(sample.body, field.path, text);
+  }
+  const isAuth = testCase.route.pattern.startsWith("/api/auth/");
+  // better-auth's sign-up signs the client in: every auth request starts without a session.
+  const client = isAuth ? new HttpClient(server.url) : context.owner.client;
+  // A refused request wrote nothing, so its counts are the next request's "before".
+  const before = knownCounts ?? (await countRows());
+  knownCounts = undefined;
+  const response = await client.fetch(requestFor(testCase.route, sample), {
+    method: testCase.method,
+    json: sample.body,
+  });
+  const label = `${testCase.name} ${field.where}.${field.path.join(".")} = ${JSON.stringify(text.slice(0, 80))}…`;
+  expect(response.status, label).toBeLessThan(500);
+  if (response.headers.get("content-type")?.includes("text/event-stream")) {
+    await readSse(response, testCase.route.pattern === "/api/live" ? { limit: 1 } : {});
+    return;
+  }
+  const raw = await response.text();
+  expect(raw, label).not.toMatch(STACK_TRACE);
+  if (response.status < 400) return;
+  const body = JSON.parse(raw) as { error?: { code?: unknown }; code?: unknown };
+  // better-auth answers its own refusals as `{ code, message }`; everything else is ours.
+  const code = body.error?.code ?? (isAuth ? body.code : undefined);
+  expect(
+    typeof code === "string" && (isAuth || isErrorCode(code)),
+    `${label} code ${String(code)}`,
+  ).toBe(true);
+  const after = await countRows();
+  expect(after, label).toEqual(before);
+  knownCounts = after;
+}
+
+describe("fuzz: arbitrary text in every input of every route", () => {
+  const routes = listApiRoutes();
+
+  it("S3 every API route names its inputs in a schema.ts beside it", async () => {
+    const missing: string[] = [];
+    for (const route of routes) {
+      const schemas = await routeSchemas(route);
+      for (const method of await routeMethods(route)) {
+        if (!schemas?.[method]) missing.push(`${method} ${route.pattern}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  for (const route of routes) {
+    it(`S3 ${route.pattern} answers arbitrary text in any input below 500, with a code and nothing written`, async () => {
+      const cases = await casesOf(route);
+      for (const testCase of cases) {
+        if (testCase.fields.length === 0) continue;
+        await fc.assert(
+          fc.asyncProperty(
+            fc.constantFrom(...testCase.fields),
+            arbitraryText,
+            async (field, text) => exercise(testCase, field, text),
+          ),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        );
+      }
+    });
+  }
+});
