@@ -78,7 +78,8 @@ export const ERROR_SENTENCES = {
   "model:bad_request": "The model provider rejected the request.",
   "model:failed": "The model failed to answer.",
   "turn:failed": "The turn failed on our side. Please try again.",
-  "turn:step_limit": "The agent reached its step limit before finishing.",
+  "turn:step_limit":
+    "The agent reached its step limit before finishing. Earlier tool calls may have completed.",
   "turn:stopped": "Stopped.",
 } as const satisfies Record<string, string>;
 

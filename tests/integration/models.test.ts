@@ -211,6 +211,7 @@ describe("the tool loop", () => {
     const error = errorStatus(events);
     expect(error.code).toBe("turn:step_limit");
     expect(error.message).toBe(ERROR_SENTENCES["turn:step_limit"]);
+    expect(error.message).toMatch(/earlier tool calls may have completed/i);
     expect(fake.requests).toHaveLength(20);
   });
 
