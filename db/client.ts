@@ -89,17 +89,19 @@ function prepareDataDir(dataDir: string): () => void {
   return lockDataDir(dataDir);
 }
 
-type Registry = { handle?: Promise<DatabaseHandle>; closing?: Promise<void> };
+type Registry = { handle?: Promise<DatabaseHandle>; closed?: boolean };
 const registry = processSingleton<Registry>("db", () => ({}));
 
 /** The process-wide database, opened on first use. */
 export function getDatabase(): Promise<DatabaseHandle> {
+  // After shutdown closed it, opening it again would race the exit for the data dir's lock.
+  if (registry.closed)
+    return Promise.reject(new Error("The database is closed: the server is stopping."));
   if (!registry.handle) {
     registry.handle = openDatabase(databaseOptionsFromEnv());
     registry.handle.catch(() => {
       registry.handle = undefined;
     });
-    closeOnSignals();
   }
   return registry.handle;
 }
@@ -113,22 +115,13 @@ export function setDatabase(handle: DatabaseHandle): void {
   registry.handle = Promise.resolve(handle);
 }
 
-export async function closeDatabase(): Promise<void> {
+/**
+ * Closes the process-wide database (PGlite releases its data-dir lock after closing). `final`
+ * (the server is stopping): it is never opened again in this process.
+ */
+export async function closeDatabase({ final = false }: { final?: boolean } = {}): Promise<void> {
   const handle = registry.handle;
   registry.handle = undefined;
+  if (final) registry.closed = true;
   if (handle) await (await handle).close();
-}
-
-let signalsHooked = false;
-function closeOnSignals(): void {
-  if (signalsHooked || typeof process.once !== "function") return;
-  signalsHooked = true;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      registry.closing ??= closeDatabase().catch((error: unknown) => {
-        console.error("[db] close failed:", error);
-      });
-      void registry.closing.finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
-    });
-  }
 }

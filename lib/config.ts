@@ -120,7 +120,7 @@ export const config = {
     chunkMinChars: 36,
     chunkMaxChars: 72,
     /** Longest wait before buffered events are committed and sent. */
-    flushIntervalMs: 40,
+    flushIntervalMs: intFromEnv("WORKSTREAMS_FLUSH_INTERVAL_MS", 40),
   },
   history: { defaultTake: 6, maxTake: 100 },
   security: {

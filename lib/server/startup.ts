@@ -1,7 +1,9 @@
 // What a server process does once before it serves: open and migrate the database, seed the demo
-// organization in development, and start the background loops later issues register.
+// organization in development, and start the background loops later issues register. A stop
+// signal shuts all of it down in order (./shutdown.ts).
 import { getDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
+import { installShutdownHandlers } from "./shutdown";
 import { processSingleton } from "./singleton";
 
 type StartupHook = () => Promise<void> | void;
@@ -21,6 +23,8 @@ export function shouldSeedDemo(env: NodeJS.ProcessEnv = process.env): boolean {
 
 export function startServer(): Promise<void> {
   state.done ??= (async () => {
+    // First, so a stop during migrations also closes the database and releases its lock.
+    installShutdownHandlers();
     // A malformed model configuration stops the server here, naming the variable.
     const { loadModelConfig } = await import("@/lib/models/model-config");
     loadModelConfig();
