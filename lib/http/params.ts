@@ -1,14 +1,7 @@
-// Route parameters as Next.js hands them to route handlers, and the schema of an id in a path.
+// Schemas of path parameters: an id, and the workstream id most routes are under.
 import { z } from "zod";
 import type { FieldCodes } from "./parse";
 import { storableString } from "./text";
-
-export type RouteContext<P extends string> = { params: Promise<Record<P, string | string[]>> };
-
-export async function param<P extends string>(context: RouteContext<P>, name: P): Promise<string> {
-  const value = (await context.params)[name];
-  return Array.isArray(value) ? value.join("/") : value;
-}
 
 /** An id taken from the path: storable text of a sane length (unknown ids are the lib's 404). */
 export function pathId() {

@@ -31,7 +31,10 @@ export function requestOrigin(request: Request): string {
 }
 
 /** The app's own origin: BETTER_AUTH_URL when set, else the one the request came through. */
-export function ownOrigin(request: Request, env: NodeJS.ProcessEnv = process.env): string | null {
+export function ownOrigin(
+  request: Request,
+  env: Record<string, string | undefined> = process.env,
+): string | null {
   const base = env.BETTER_AUTH_URL?.trim();
   return normalizeOrigin(base || requestOrigin(request));
 }

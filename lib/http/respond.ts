@@ -48,11 +48,6 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Reads a JSON body, answering 400 `bad_request:json` for anything that is not JSON. */
-export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<unknown> {
-  return parseJson(await readBodyText(request, maxBytes));
-}
-
 type Handler<C> = (request: Request, context: C) => Promise<Response>;
 
 /**
