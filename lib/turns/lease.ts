@@ -1,5 +1,5 @@
 // Crash safety. A running turn holds a lease that its process renews; a turn whose lease lapsed
-// (its process died) is reaped: it ends failed ("server restarted") with its partial output
+// (its process died) is reaped: it ends failed (internal:server_restarted) with its partial output
 // kept and the busy flag cleared. Only pending and active turns are reaped, never suspended.
 
 import { hostname } from "node:os";
@@ -8,9 +8,10 @@ import { and, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import { getDatabase, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
 import { config } from "@/lib/config";
+import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { PROCESS_ID, parseProcessId } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
-import { readTurnEvents } from "@/lib/stream/event-log";
+import { latestOffset, readTurnEvents } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
 import { upsertAssistantMessage, type WorkstreamMessage } from "./messages";
@@ -34,7 +35,7 @@ export async function renewLeases(): Promise<void> {
     )
     .returning({ id: turns.id, stopRequestedAt: turns.stopRequestedAt });
   for (const row of renewed) {
-    if (row.stopRequestedAt) runRegistry.abort(row.id, "stopped by user");
+    if (row.stopRequestedAt) runRegistry.abort(row.id, "turn:stopped");
   }
 }
 
@@ -96,8 +97,11 @@ async function reapTurn(turn: TurnRow): Promise<boolean> {
       },
     });
   }
-  const lastOffset = logged.at(-1)?.offset ?? (turn.firstOffset ?? 1) - 1;
-  const message = "The server restarted during this turn. Retry to continue.";
+  // The closing events go at the end of the workstream's log, which is not always this turn's
+  // last event: events the log refused were never written, and a stale holder may have written
+  // after them. The turn is still open, so no other turn writes here.
+  const lastOffset = await latestOffset({ workstreamId: turn.workstreamId });
+  const message = ERROR_SENTENCES["internal:server_restarted"];
   const events = chunkEvents(turn, lastOffset + 1, [
     { type: "error", errorText: message },
     statusChunk(turn.id, {
@@ -109,7 +113,7 @@ async function reapTurn(turn: TurnRow): Promise<boolean> {
   ]);
   const closed = await closeTurn({
     turn,
-    end: { state: "failed", reason: "server restarted", errorCode: "internal:server_restarted" },
+    end: { state: "failed", reason: message, errorCode: "internal:server_restarted" },
     events,
     ownerCheck: false,
   });
@@ -139,7 +143,7 @@ export async function startLeaseLoop(): Promise<void> {
   if (loop.timer) return;
   const fanout = await getFanout();
   loop.stopListener = fanout.onStopRequest((turnId) => {
-    runRegistry.abort(turnId, "stopped by user");
+    runRegistry.abort(turnId, "turn:stopped");
   });
   await reapOrphanedTurns();
   loop.timer = setInterval(() => {
