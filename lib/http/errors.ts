@@ -66,6 +66,7 @@ export const ERROR_SENTENCES = {
   "unavailable:compacting": "This workstream is being compacted. Try again in a moment.",
   "internal:server": "Something went wrong on our side. Please try again.",
   "internal:server_restarted": "The server restarted while this turn was running.",
+  "internal:stream": "The live stream was interrupted. Reconnect to continue.",
   // Turn outcomes: shown in the chat, recorded as the turn's reason, listed to admins.
   "guard:refused": "A guard refused this turn.",
   "model:auth": "The model provider refused the API key. Check OPENAI_API_KEY.",

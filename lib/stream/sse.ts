@@ -1,5 +1,7 @@
 // Server-Sent Events in the AI SDK 7 UI message stream encoding, with each event's offset as
 // its SSE id so a client can resume with `Last-Event-ID` or `?after=`.
+import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { errorClass } from "@/lib/server/error-class";
 import type { LoggedEvent } from "./types";
 
 const encoder = new TextEncoder();
@@ -42,12 +44,10 @@ export function sseResponse(
       } catch (error) {
         clearInterval(heartbeat);
         if (cancelled) return;
-        console.error("[sse] follow failed:", error);
-        controller.enqueue(
-          encoder.encode(
-            `data: ${JSON.stringify({ type: "error", errorText: "The live stream was interrupted. Reconnect to continue." })}\n\n`,
-          ),
-        );
+        // The class only: a database error's message carries its query's parameters.
+        console.error(`[sse] follow failed (${errorClass(error)})`);
+        const chunk = { type: "error", errorText: ERROR_SENTENCES["internal:stream"] };
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
         controller.close();
       }
     },

@@ -9,6 +9,7 @@ import { getDatabase, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
 import { config } from "@/lib/config";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { errorClass } from "@/lib/server/error-class";
 import { PROCESS_ID, parseProcessId } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
 import { latestOffset, readTurnEvents } from "@/lib/stream/event-log";
@@ -149,7 +150,7 @@ export async function startLeaseLoop(): Promise<void> {
   loop.timer = setInterval(() => {
     renewLeases()
       .then(() => reapOrphanedTurns())
-      .catch((error: unknown) => console.error("[turns] lease loop:", error));
+      .catch((error: unknown) => console.error(`[turns] lease loop failed (${errorClass(error)})`));
   }, config.turns.leaseRenewMs);
   loop.timer.unref();
 }
