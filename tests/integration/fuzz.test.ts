@@ -262,7 +262,8 @@ async function exercise(testCase: Case, field: Field, text: string): Promise<voi
     return;
   }
   const raw = await response.text();
-  expect(raw, label).not.toMatch(STACK_TRACE);
+  // An answer may echo the fuzzed text (a renamed title); only the rest could be a stack trace.
+  expect(raw.replaceAll(JSON.stringify(text).slice(1, -1), ""), label).not.toMatch(STACK_TRACE);
   if (response.status < 400) return;
   const body = JSON.parse(raw) as { error?: { code?: unknown }; code?: unknown };
   // better-auth answers its own refusals as `{ code, message }`; everything else is ours.
