@@ -8,6 +8,7 @@ import { nextCookies } from "better-auth/next-js";
 import { organization } from "better-auth/plugins";
 import { getDb } from "@/db/client";
 import * as schema from "@/db/schema";
+import { requestOrigin } from "@/lib/http/request-rules";
 import { processSingleton } from "@/lib/server/singleton";
 import {
   createPersonalOrganization,
@@ -17,18 +18,6 @@ import {
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordWeakness } from "./password-policy";
 import { authSecret } from "./secret";
 
-/**
- * The origin the browser used. Behind `next start` the request URL always says localhost, so
- * without BETTER_AUTH_URL the Host (or a proxy's X-Forwarded-Host) decides; CSRF protection
- * still holds because a cross-site page cannot forge the Origin header it is compared with.
- */
-function requestOrigin(request: Request): string {
-  const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
-  return `${proto}://${host}`;
-}
-
 async function buildAuth() {
   const db = await getDb();
   return betterAuth({
@@ -37,6 +26,8 @@ async function buildAuth() {
     logger: { level: "error" },
     secret: authSecret(),
     baseURL: process.env.BETTER_AUTH_URL,
+    // The origin the browser used (the API's request rules share it); CSRF protection holds
+    // because a cross-site page cannot forge the Origin header it is compared with.
     trustedOrigins: (request) => (request ? [requestOrigin(request)] : []),
     database: drizzleAdapter(db, { provider: "pg", schema }),
     emailAndPassword: {
