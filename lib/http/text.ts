@@ -3,17 +3,14 @@
 // So every string a route reads from a path, a query or a body is a `storableString()`, which
 // refuses both with `bad_request:text` before anything reaches the database.
 import { z } from "zod";
+import { isStorableText } from "@/lib/text/storable";
 import { ERROR_SENTENCES } from "./errors";
 
 /** The zod issue parameter that marks an unstorable string (mapped to `bad_request:text`). */
 export const UNSTORABLE_TEXT = "bad_request:text";
 
-// A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function isStorableText(value: string): boolean {
-  return !value.includes("\u0000") && !LONE_SURROGATE.test(value);
-}
+// The same test that makes model output storable (there by replacing, here by refusing).
+export { isStorableText };
 
 /** A string without U+0000 or lone surrogates; chain `.min()`, `.max()`, `.regex()` as usual. */
 export function storableString() {
