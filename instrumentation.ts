@@ -6,8 +6,10 @@ export async function register(): Promise<void> {
   const { exitOnUnsupportedNode } = await import("@/lib/server/node-version.cjs");
   exitOnUnsupportedNode();
   if (process.env.NEXT_PHASE === "phase-production-build") return;
+  // Loading is inside the guard too: a malformed setting throws while lib/config loads.
   const { startServerOrExit } = await import("@/lib/server/startup");
-  // Domains register their per-process services (onStartup) before the start-up hooks run.
-  await import("@/lib/workstreams/startup");
-  await startServerOrExit();
+  await startServerOrExit(async () => {
+    // Domains register their per-process services (onStartup) before the start-up hooks run.
+    await import("@/lib/workstreams/startup");
+  });
 }

@@ -42,8 +42,11 @@ export function startServer(): Promise<void> {
 }
 
 /** For the Next.js server: a process that cannot start says why and exits. */
-export async function startServerOrExit(): Promise<void> {
+export async function startServerOrExit(load: () => Promise<unknown>): Promise<void> {
   try {
+    // Settings are read when lib/config first loads: a bad one throws here, naming the variable.
+    await import("@/lib/config");
+    await load();
     await startServer();
   } catch (error) {
     console.error(
