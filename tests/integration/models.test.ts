@@ -348,6 +348,8 @@ describe("M1 hooks and M8 events", () => {
     fake.plans = [{ kind: "text", text: "Observed answer." }];
     await sendAndRead("observe me");
     expect(rendered).toEqual(["Observed answer."]);
+    // The client may read the closing event a moment before the engine announces the end.
+    await expect.poll(() => seen.includes("SessionTurnEnd")).toBe(true);
     for (const type of [
       "SessionTurnStart",
       "StagePreFired",
