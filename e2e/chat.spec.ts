@@ -18,7 +18,7 @@ import {
 // Turns stream in real time, and the first page a fresh server renders takes a while.
 test.describe.configure({ timeout: 60_000 });
 
-import { expect, test } from "./support/fixtures";
+import { expect, newSession, test } from "./support/fixtures";
 
 test("sends a message and shows the streamed reply", async ({ page }) => {
   await openChat(page);
@@ -80,17 +80,21 @@ test("after a network drop the page says it is offline and finishes the answer o
   expect(wordCount(await answerText(page))).toBe(200);
 });
 
-test("Stop ends the turn and keeps the partial answer", async ({ page }) => {
+test("UI14 Stop ends the turn, keeps the partial answer and marks it Stopped at once", async ({
+  page,
+}) => {
   await openChat(page);
   await send(page, "[hang] wait for it");
   const answer = messages(page, "assistant").locator('[data-part="text"]');
   await expect(answer).not.toBeEmpty();
-  const partial = await answerText(page);
   await stopButton(page).click();
   await expect(turnStatus(page)).toHaveAttribute("data-state", "cancelled");
   await expect(turnStatus(page)).toContainText("Stopped");
   await expect(stopButton(page)).toBeHidden();
-  expect(await answerText(page)).toBe(partial);
+  // The marker is on the answer without a reload (its footer shows once the reveal is done).
+  await expect(messages(page, "assistant")).toContainText("Stopped");
+  const partial = await answerText(page);
+  expect(partial.length).toBeGreaterThan(0);
 
   await page.reload();
   await expect(messages(page, "assistant")).toHaveCount(1);
@@ -99,12 +103,15 @@ test("Stop ends the turn and keeps the partial answer", async ({ page }) => {
   await expect(turnStatus(page)).toHaveAttribute("data-state", "cancelled");
 });
 
-test("Send is refused while a turn runs, and Escape stops it", async ({ page }) => {
+test("UI8 while a turn runs Stop takes Send's place, and Escape stops it", async ({ page }) => {
   await openChat(page);
   await send(page, "[hang] keep going");
   await expect(stopButton(page)).toBeVisible();
-  await expect(sendButton(page)).toBeDisabled();
+  await expect(sendButton(page)).toHaveCount(0);
   await expect(page.getByText("Chief is replying.")).toBeVisible();
+  // One button where Send was: Stop sits exactly in its place.
+  const form = page.locator("form").filter({ has: composer(page) });
+  await expect(form.getByRole("button")).toHaveCount(1);
 
   await composer(page).fill("a second message");
   await composer(page).press("Enter");
@@ -113,21 +120,50 @@ test("Send is refused while a turn runs, and Escape stops it", async ({ page }) 
 
   await page.keyboard.press("Escape");
   await expect(turnStatus(page)).toHaveAttribute("data-state", "cancelled");
+  await expect(stopButton(page)).toHaveCount(0);
   await expect(sendButton(page)).toBeEnabled();
 });
 
-test("a model failure shows the reason with Retry, and Retry answers the same message", async ({
+test("UI14 while offline the status line does not say the agent is writing", async ({
+  page,
+  context,
+}) => {
+  await openChat(page);
+  await send(page, "[slow:150] [words:200] through a tunnel");
+  await expect(turnStatus(page)).toContainText("is writing");
+  await context.setOffline(true);
+  await expect(page.getByTestId("connection-status")).toContainText("You're offline");
+  await expect(turnStatus(page)).not.toContainText("writing");
+  await expect(turnStatus(page)).toContainText("Waiting for the connection");
+  await context.setOffline(false);
+  await waitForCompleted(page);
+});
+
+test("UI6 a model failure shows the reason and Retry under its message, and Retry answers it", async ({
   page,
 }) => {
   await openChat(page);
   // The offline model fails the first 3 calls of this prompt; one turn makes 3 (with retries).
   await send(page, "[fail:3] please answer");
   await expect(turnStatus(page)).toHaveAttribute("data-state", "failed");
-  await expect(turnStatus(page)).toContainText("The reply failed.");
+  const failure = page.getByTestId("turn-failure");
+  await expect(failure).toBeVisible();
+  // "failed" once, however the reason is worded.
+  expect(((await failure.textContent()) ?? "").match(/\bfailed\b/gi)?.length).toBe(1);
+  // Right under the message it belongs to, not above the composer far below.
+  const question = messages(page, "user").last();
+  const questionBox = await question.boundingBox();
+  const failureBox = await failure.boundingBox();
+  const composerBox = await composer(page).boundingBox();
+  if (!questionBox || !failureBox || !composerBox) throw new Error("not laid out");
+  expect(failureBox.y).toBeGreaterThanOrEqual(questionBox.y + questionBox.height);
+  expect(failureBox.y - (questionBox.y + questionBox.height)).toBeLessThan(48);
+  expect(composerBox.y - (failureBox.y + failureBox.height)).toBeGreaterThan(100);
   const userMessageId = await messages(page, "user").getAttribute("data-message-id");
 
-  await page.getByRole("button", { name: "Retry" }).click();
+  await failure.getByRole("button", { name: "Retry" }).click();
   await waitForCompleted(page);
+  await expect(failure).toHaveCount(0);
   await expect(messages(page, "user")).toHaveCount(1);
   await expect(messages(page, "user")).toHaveAttribute("data-message-id", userMessageId ?? "");
   await expect(messages(page, "assistant")).toHaveCount(1);
@@ -140,7 +176,9 @@ test("a failure stays visible with Retry after a reload", async ({ page }) => {
   await expect(turnStatus(page)).toHaveAttribute("data-state", "failed");
   await page.reload();
   await expect(turnStatus(page)).toHaveAttribute("data-state", "failed");
-  await expect(page.getByRole("button", { name: "Retry" })).toBeVisible();
+  await expect(
+    page.getByTestId("turn-failure").getByRole("button", { name: "Retry" }),
+  ).toBeVisible();
 });
 
 test("a tool call shows its name, input and output", async ({ page }) => {
@@ -242,4 +280,68 @@ test.describe("on a phone", () => {
     );
     expect(overflow).toBeLessThanOrEqual(0);
   });
+});
+
+/** Contrast between Send's drawn colour (its opacity included) and the composer behind it. */
+async function sendContrast(page: import("@playwright/test").Page): Promise<number> {
+  return sendButton(page).evaluate((button) => {
+    const parse = (value: string) => {
+      const match = value.match(/rgba?\(([^)]+)\)/);
+      if (!match?.[1]) throw new Error(`unexpected colour ${value}`);
+      const [r = 0, g = 0, b = 0, a = 1] = match[1]
+        .split(/[,\s/]+/)
+        .filter(Boolean)
+        .map(Number);
+      return { r, g, b, a };
+    };
+    const form = button.closest("form");
+    if (!form) throw new Error("no composer");
+    const behind = parse(getComputedStyle(form).backgroundColor);
+    const style = getComputedStyle(button);
+    const own = parse(style.backgroundColor);
+    const alpha = own.a * Number(style.opacity);
+    const mix = (front: number, back: number) => front * alpha + back * (1 - alpha);
+    const drawn = { r: mix(own.r, behind.r), g: mix(own.g, behind.g), b: mix(own.b, behind.b) };
+    const luminance = ({ r, g, b }: { r: number; g: number; b: number }) => {
+      const channel = (value: number) => {
+        const c = value / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const [light, dark] = [luminance(drawn), luminance(behind)].sort((x, y) => y - x);
+    return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+  });
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`UI13 a disabled Send looks disabled and an enabled one stands out (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    await openChat(page);
+    await expect(sendButton(page)).toBeDisabled();
+    // Polled: the colours ease between the two states.
+    await expect.poll(() => sendContrast(page)).toBeLessThan(1.5);
+    await composer(page).fill("hello");
+    await expect(sendButton(page)).toBeEnabled();
+    await expect.poll(() => sendContrast(page)).toBeGreaterThanOrEqual(3);
+  });
+}
+
+test("UI8 the keyboard hint shows with a mouse and not on a touch screen", async ({ browser }) => {
+  for (const hasTouch of [false, true]) {
+    const { context, page } = await newSession(browser, {
+      hasTouch,
+      viewport: { width: 1280, height: 800 },
+    });
+    try {
+      await openChat(page);
+      const hint = page.getByText("Enter to send · Shift+Enter for a new line");
+      if (hasTouch) await expect(hint).toBeHidden();
+      else await expect(hint).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  }
 });

@@ -1,4 +1,6 @@
 // better-auth answers failures with `{ code, message }`; people should read plain words instead.
+// Also the checks a form makes before asking better-auth, and the state the forms' server actions
+// answer with (app/(auth)/actions.ts).
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
 
 export type AuthFailure = {
@@ -7,7 +9,20 @@ export type AuthFailure = {
   status?: number;
 };
 
-export const NETWORK_ERROR = "Couldn't reach Workstreams. Check your connection and try again.";
+export type AuthField = "name" | "email" | "password";
+
+/** What a sign-in or sign-up form shows after its action ran (the password is never echoed). */
+export type AuthFormState = {
+  error: string | null;
+  field: AuthField | null;
+  /** The email already has an account: the form offers to sign in instead. */
+  existingAccount: boolean;
+  values: { email: string; name?: string | undefined };
+};
+
+export function initialAuthFormState(error: string | null = null): AuthFormState {
+  return { error, field: null, existingAccount: false, values: { email: "" } };
+}
 
 export function describeAuthError(error: AuthFailure): string {
   if (error.status === 429) return "Too many attempts. Wait a few seconds and try again.";
@@ -40,7 +55,42 @@ export function isExistingAccount(error: AuthFailure): boolean {
   );
 }
 
+/** The field a failure is about, to mark it invalid. */
+export function fieldOfFailure(failure: AuthFailure): AuthField | null {
+  if (failure.code?.startsWith("PASSWORD_")) return "password";
+  if (failure.code === "INVALID_EMAIL" || isExistingAccount(failure)) return "email";
+  return null;
+}
+
 /** A light check before asking the server; the server decides. */
 export function looksLikeEmail(value: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+}
+
+type Problem = { field: AuthField; error: string };
+
+export function validateSignIn({ email, password }: { email: string; password: string }) {
+  if (!email) return { field: "email", error: "Enter your email address." } satisfies Problem;
+  if (!password) return { field: "password", error: "Enter your password." } satisfies Problem;
+  return null;
+}
+
+export function validateSignUp(values: Record<AuthField, string>): Problem | null {
+  if (!values.name) return { field: "name", error: "Enter your name." };
+  if (!looksLikeEmail(values.email)) {
+    return { field: "email", error: "Enter a valid email address." };
+  }
+  if (values.password.length < PASSWORD_MIN_LENGTH) {
+    return {
+      field: "password",
+      error: `Use at least ${PASSWORD_MIN_LENGTH} characters for your password.`,
+    };
+  }
+  if (values.password.length > PASSWORD_MAX_LENGTH) {
+    return {
+      field: "password",
+      error: `Use at most ${PASSWORD_MAX_LENGTH} characters for your password.`,
+    };
+  }
+  return null;
 }

@@ -1,11 +1,12 @@
 "use client";
-// Email + password sign-in. On success the whole app re-renders from the server at `/`.
-import { useRouter } from "next/navigation";
-import { type FormEvent, useRef, useState } from "react";
+// Email + password sign-in: a plain POST form bound to a server action, so it works (and keeps
+// the password out of the URL) before the page is interactive. With JavaScript the same action
+// runs without a reload and its error shows inline; on success the action redirects to `/`.
+import { useActionState, useEffect, useRef } from "react";
+import { signInAction } from "@/app/(auth)/actions";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
-import { authClient } from "@/lib/auth/client";
-import { type AuthFailure, describeAuthError, NETWORK_ERROR } from "./auth-errors";
+import { initialAuthFormState } from "./auth-errors";
 import { FormField } from "./form-field";
 
 export type DemoLogins = {
@@ -14,51 +15,25 @@ export type DemoLogins = {
 };
 
 export function SignInForm({ initialError, demo }: { initialError?: string; demo?: DemoLogins }) {
-  const router = useRouter();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(initialError ?? null);
-  const [invalid, setInvalid] = useState<"email" | "password" | null>(null);
-  const [pending, setPending] = useState(false);
+  const [state, formAction, pending] = useActionState(
+    signInAction,
+    initialAuthFormState(initialError ?? null),
+  );
+  const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (pending) return;
-    const trimmedEmail = email.trim();
-    if (!trimmedEmail || !password) {
-      setInvalid(trimmedEmail ? "password" : "email");
-      setError(trimmedEmail ? "Enter your password." : "Enter your email address.");
-      return;
-    }
-    setError(null);
-    setInvalid(null);
-    setPending(true);
-    let failure: AuthFailure | null = null;
-    try {
-      const result = await authClient.signIn.email({ email: trimmedEmail, password });
-      failure = result.error;
-    } catch {
-      setError(NETWORK_ERROR);
-      setPending(false);
-      return;
-    }
-    if (failure) {
-      setError(describeAuthError(failure));
-      setPending(false);
-      passwordRef.current?.select();
-      return;
-    }
-    // Stay pending while the signed-in app loads.
-    router.replace("/");
-    router.refresh();
-  };
+  // After a failure, put the cursor where the fix goes.
+  useEffect(() => {
+    if (state.field === "email") emailRef.current?.focus();
+    if (state.field === "password") passwordRef.current?.select();
+  }, [state]);
 
   return (
     <>
-      <form noValidate onSubmit={onSubmit} className="space-y-4">
-        <FormAlert>{error}</FormAlert>
+      <form noValidate method="post" action={formAction} className="space-y-4">
+        <FormAlert>{state.error}</FormAlert>
         <FormField
+          ref={emailRef}
           id="email"
           name="email"
           type="email"
@@ -68,9 +43,10 @@ export function SignInForm({ initialError, demo }: { initialError?: string; demo
           autoCapitalize="none"
           spellCheck={false}
           required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          invalid={invalid === "email"}
+          // A new key after each answer: the field shows what the action echoed back.
+          key={`email-${state.values.email}`}
+          defaultValue={state.values.email}
+          invalid={state.field === "email"}
         />
         <FormField
           ref={passwordRef}
@@ -80,9 +56,7 @@ export function SignInForm({ initialError, demo }: { initialError?: string; demo
           label="Password"
           autoComplete="current-password"
           required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          invalid={invalid === "password"}
+          invalid={state.field === "password"}
         />
         <Button
           type="submit"
@@ -97,11 +71,9 @@ export function SignInForm({ initialError, demo }: { initialError?: string; demo
       {demo ? (
         <DemoLoginHint
           demo={demo}
-          onUse={(user) => {
-            setEmail(user);
-            setPassword(demo.password);
-            setError(null);
-            setInvalid(null);
+          onUse={(email) => {
+            if (emailRef.current) emailRef.current.value = email;
+            if (passwordRef.current) passwordRef.current.value = demo.password;
           }}
         />
       ) : null}

@@ -1,117 +1,53 @@
 "use client";
-// Create an account. better-auth signs the new user in and gives them an organization of their own.
-import { useRouter } from "next/navigation";
-import { type FormEvent, type ReactNode, useState } from "react";
+// Create an account: a plain POST form bound to a server action (it works before the page is
+// interactive, the password never enters a URL). better-auth signs the new user in and gives
+// them an organization of their own; the action then redirects to `/`.
+import { useActionState, useEffect } from "react";
+import { signUpAction } from "@/app/(auth)/actions";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
-import { authClient } from "@/lib/auth/client";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
-import {
-  type AuthFailure,
-  describeAuthError,
-  isExistingAccount,
-  looksLikeEmail,
-  NETWORK_ERROR,
-} from "./auth-errors";
+import { PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
+import { initialAuthFormState } from "./auth-errors";
 import { TextLink } from "./auth-frame";
 import { FormField } from "./form-field";
 
-type Field = "name" | "email" | "password";
-
-function validate(values: Record<Field, string>): { field: Field; message: string } | null {
-  if (!values.name.trim()) return { field: "name", message: "Enter your name." };
-  if (!looksLikeEmail(values.email.trim())) {
-    return { field: "email", message: "Enter a valid email address." };
-  }
-  if (values.password.length < PASSWORD_MIN_LENGTH) {
-    return {
-      field: "password",
-      message: `Use at least ${PASSWORD_MIN_LENGTH} characters for your password.`,
-    };
-  }
-  if (values.password.length > PASSWORD_MAX_LENGTH) {
-    return {
-      field: "password",
-      message: `Use at most ${PASSWORD_MAX_LENGTH} characters for your password.`,
-    };
-  }
-  return null;
-}
-
-function fieldOf(failure: AuthFailure): Field | null {
-  if (failure.code?.startsWith("PASSWORD_")) return "password";
-  if (failure.code === "INVALID_EMAIL" || isExistingAccount(failure)) return "email";
-  return null;
-}
-
 export function SignUpForm() {
-  const router = useRouter();
-  const [error, setError] = useState<ReactNode>(null);
-  const [invalid, setInvalid] = useState<Field | null>(null);
-  const [pending, setPending] = useState(false);
+  const [state, formAction, pending] = useActionState(signUpAction, initialAuthFormState());
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (pending) return;
-    const data = new FormData(event.currentTarget);
-    const values = {
-      name: String(data.get("name") ?? ""),
-      email: String(data.get("email") ?? ""),
-      password: String(data.get("password") ?? ""),
-    };
-    const problem = validate(values);
-    if (problem) {
-      setInvalid(problem.field);
-      setError(problem.message);
-      document.getElementById(problem.field)?.focus();
-      return;
-    }
-    setError(null);
-    setInvalid(null);
-    setPending(true);
-    let failure: AuthFailure | null = null;
-    try {
-      const result = await authClient.signUp.email({
-        name: values.name.trim(),
-        email: values.email.trim(),
-        password: values.password,
-      });
-      failure = result.error;
-    } catch {
-      setError(NETWORK_ERROR);
-      setPending(false);
-      return;
-    }
-    if (failure) {
-      setInvalid(fieldOf(failure));
-      setError(
-        isExistingAccount(failure) ? (
-          <>
-            {describeAuthError(failure)} <TextLink href="/sign-in">Sign in instead</TextLink>
-          </>
-        ) : (
-          describeAuthError(failure)
-        ),
-      );
-      setPending(false);
-      return;
-    }
-    router.replace("/");
-    router.refresh();
-  };
+  // After a failure, put the cursor where the fix goes.
+  useEffect(() => {
+    if (state.field) document.getElementById(state.field)?.focus();
+  }, [state]);
 
+  // A new key after each answer: the fields show what the action echoed back.
+  const answer = `${state.values.name ?? ""}\u0000${state.values.email}`;
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-4">
-      <FormAlert>{error}</FormAlert>
+    <form noValidate method="post" action={formAction} className="space-y-4">
+      <FormAlert>
+        {state.error ? (
+          <>
+            {state.error}
+            {state.existingAccount ? (
+              <>
+                {" "}
+                <TextLink href="/sign-in">Sign in instead</TextLink>
+              </>
+            ) : null}
+          </>
+        ) : null}
+      </FormAlert>
       <FormField
+        key={`name-${answer}`}
         id="name"
         name="name"
         label="Name"
         autoComplete="name"
         required
-        invalid={invalid === "name"}
+        defaultValue={state.values.name}
+        invalid={state.field === "name"}
       />
       <FormField
+        key={`email-${answer}`}
         id="email"
         name="email"
         type="email"
@@ -121,7 +57,8 @@ export function SignUpForm() {
         autoCapitalize="none"
         spellCheck={false}
         required
-        invalid={invalid === "email"}
+        defaultValue={state.values.email}
+        invalid={state.field === "email"}
       />
       <FormField
         id="password"
@@ -131,7 +68,7 @@ export function SignUpForm() {
         autoComplete="new-password"
         required
         hint={`At least ${PASSWORD_MIN_LENGTH} characters, and not a common password.`}
-        invalid={invalid === "password"}
+        invalid={state.field === "password"}
       />
       <Button
         type="submit"

@@ -21,11 +21,13 @@ import {
   TriggerDialog,
   useTriggerDialog,
 } from "./offline-model-note";
-import { createRevealActivity, RevealActivityContext, useRevealing } from "./reveal-activity";
+import { createRevealActivity, RevealActivityContext } from "./reveal-activity";
 import { Toasts, useToasts } from "./toasts";
+import { TurnFailure } from "./turn-failure";
 import { TurnStatusLine } from "./turn-status-line";
 import { useChatShortcuts } from "./use-chat-shortcuts";
 import { useDraft } from "./use-draft";
+import { useLiveTitle } from "./use-live-title";
 import { useOlderHistory } from "./use-older-history";
 import { useOnline } from "./use-online";
 import { useStickToBottom } from "./use-stick-to-bottom";
@@ -56,11 +58,11 @@ export function ChatView({
   const { toasts, push, dismiss } = useToasts();
   const draft = useDraft(workstream.id);
   const activity = useMemo(createRevealActivity, []);
-  const revealing = useRevealing(activity);
   const chat = useWorkstreamChat({
     workstream,
     history,
     lastStatus,
+    revealActivity: activity,
     notify: push,
     onSendAccepted: draft.accepted,
     onSendRefused: draft.refused,
@@ -79,6 +81,7 @@ export function ChatView({
     notify: push,
   });
   const online = useOnline();
+  const title = useLiveTitle(workstream.id, workstream.title);
   const triggers = useTriggerDialog();
   useEffect(preloadMarkdown, []);
   useChatShortcuts({ composerRef, running: chat.running && !chat.stopping, onStop: chat.stop });
@@ -89,12 +92,13 @@ export function ChatView({
     : chat.running
       ? `${agentName} is replying. Stop the reply (Esc) to send something new.`
       : null;
-  // An answer stays "live" (animated, no footer yet) until its reveal has caught up.
-  const lastLiveId = useRef<string | null>(null);
-  if (chat.liveMessageId) lastLiveId.current = chat.liveMessageId;
-  const liveMessageId = chat.liveMessageId ?? (revealing ? lastLiveId.current : null);
+  const liveMessageId = chat.liveMessageId;
   const live = chat.messages.find((message) => message.id === liveMessageId);
   const writing = Boolean(live?.parts.some((part) => part.type === "text" && part.text));
+  // A stopped reply is marked at once; its stored copy carries the mark after a reload.
+  const lastMessage = chat.messages.at(-1);
+  const stoppedMessageId =
+    chat.turn.state === "cancelled" && lastMessage?.role === "assistant" ? lastMessage.id : null;
 
   const submit = () => {
     const text = messageToSend(draft.value);
@@ -113,7 +117,7 @@ export function ChatView({
     <RevealActivityContext.Provider value={activity}>
       <div className="flex h-full min-h-0 flex-col">
         <ChatHeader
-          title={workstream.title}
+          title={title}
           agentName={agentName}
           subtitle={
             workstream.mode === "direct" ? `Direct workstream with ${agentName}` : "Workstream"
@@ -128,6 +132,7 @@ export function ChatView({
         <MessageList
           messages={chat.messages}
           liveMessageId={liveMessageId}
+          stoppedMessageId={stoppedMessageId}
           agentNames={agentNames}
           defaultAgentName={agentName}
           hasMore={older.hasMore}
@@ -135,6 +140,11 @@ export function ChatView({
           onLoadOlder={older.loadOlder}
           scrollRef={scrollRef}
           contentRef={contentRef}
+          footer={
+            chat.turn.state === "failed" ? (
+              <TurnFailure error={chat.turn.error} onRetry={chat.canRetry ? chat.retry : null} />
+            ) : null
+          }
           empty={
             <EmptyChat agentName={agentName}>
               {offlineTriggers ? (
@@ -157,10 +167,9 @@ export function ChatView({
             ) : null}
             <TurnStatusLine
               turn={chat.turn}
-              revealing={revealing}
               writing={writing}
+              connected={online && chat.connection === "connected"}
               agentName={agentName}
-              onRetry={chat.canRetry ? chat.retry : null}
             />
             <Composer
               value={draft.value}

@@ -1,7 +1,9 @@
 "use client";
 // The message box. Enter sends, Shift+Enter starts a new line (and IME composition is left
-// alone). While a turn runs, Stop sits beside a disabled Send; the reason Send is unavailable
-// is always spelled out under the box.
+// alone). While a turn runs, Stop takes Send's place; the reason Send is unavailable is always
+// spelled out under the box. The keyboard hint shows only where there is a keyboard (a fine
+// pointer). A disabled Send is drawn in the composer's quiet colours, not as a faded accent,
+// which in dark mode still looked pressable.
 import { type KeyboardEvent, type Ref, useLayoutEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
@@ -90,7 +92,7 @@ export function Composer({
         id="composer-hint"
         className={cx(
           "min-w-0 self-center px-4 pb-2 text-xs max-sm:order-last max-sm:col-span-2",
-          reason ? "text-fg-muted" : "text-fg-subtle max-sm:sr-only",
+          reason ? "text-fg-muted" : "text-fg-subtle max-sm:sr-only pointer-coarse:hidden",
         )}
       >
         {reason ?? "Enter to send · Shift+Enter for a new line"}
@@ -107,16 +109,24 @@ export function Composer({
             size="sm"
             onClick={onStop}
             pending={stopping}
-            pendingLabel="Stopping"
+            aria-label={stopping ? "Stopping" : "Stop"}
             aria-keyshortcuts="Escape"
+            title="Stop (Esc)"
+            className="w-8 px-0"
           >
-            <StopIcon className="size-3.5" />
-            Stop
+            {stopping ? null : <StopIcon className="size-3.5" />}
           </Button>
-        ) : null}
-        <Button type="submit" size="sm" disabled={!canSend} aria-label="Send" className="w-8 px-0">
-          <ArrowUpIcon className="size-4" />
-        </Button>
+        ) : (
+          <Button
+            type="submit"
+            size="sm"
+            disabled={!canSend}
+            aria-label="Send"
+            className="w-8 px-0 disabled:bg-bg-muted disabled:text-fg-subtle disabled:opacity-100 disabled:shadow-none"
+          >
+            <ArrowUpIcon className="size-4" />
+          </Button>
+        )}
       </div>
     </form>
   );

@@ -12,11 +12,14 @@ import { AssistantParts, hasVisibleParts } from "./message-parts";
 export const MessageItem = memo(function MessageItem({
   message,
   live,
+  stopped,
   agentName,
 }: {
   message: ChatMessage;
   /** The answer streaming in right now. */
   live: boolean;
+  /** The user stopped this answer. */
+  stopped: boolean;
   agentName: string;
 }) {
   if (message.role === "user") {
@@ -51,10 +54,10 @@ export const MessageItem = memo(function MessageItem({
         <span className="text-sm font-medium text-fg">{agentName}</span>
       </header>
       <div className="min-w-0 sm:pl-8">
-        <AssistantParts parts={message.parts} live={live} />
+        <AssistantParts messageId={message.id} parts={message.parts} live={live} />
         {live ? null : (
           <footer className="mt-2 flex min-h-7 items-center gap-1">
-            <MessageMeta metadata={message.metadata} />
+            <MessageMeta metadata={message.metadata} stopped={stopped} />
             {text ? (
               <CopyButton
                 text={text}

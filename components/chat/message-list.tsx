@@ -9,6 +9,7 @@ import { MessageItem } from "./message-item";
 export function MessageList({
   messages,
   liveMessageId,
+  stoppedMessageId,
   agentNames,
   defaultAgentName,
   hasMore,
@@ -21,6 +22,8 @@ export function MessageList({
 }: {
   messages: ChatMessage[];
   liveMessageId: string | null;
+  /** The answer the user has just stopped (its stored copy says so only after a reload). */
+  stoppedMessageId: string | null;
   agentNames: Record<string, string>;
   defaultAgentName: string;
   hasMore: boolean;
@@ -81,6 +84,7 @@ export function MessageList({
                 key={message.id}
                 message={message}
                 live={message.id === liveMessageId}
+                stopped={message.id === stoppedMessageId}
                 agentName={
                   (message.metadata?.agentId && agentNames[message.metadata.agentId]) ||
                   defaultAgentName

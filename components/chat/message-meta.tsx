@@ -3,12 +3,19 @@ import { Fragment } from "react";
 import type { MessageMetadata } from "@/lib/chat-client/wire";
 import { metaDetails } from "./format";
 
-export function MessageMeta({ metadata }: { metadata: MessageMetadata | undefined }) {
+export function MessageMeta({
+  metadata,
+  stopped = false,
+}: {
+  metadata: MessageMetadata | undefined;
+  /** Stopped in this page, before the stored copy says so. */
+  stopped?: boolean;
+}) {
   const details = metaDetails(metadata);
   const time = metadata?.finishedAt ? new Date(metadata.finishedAt) : null;
   return (
     <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-subtle">
-      {metadata?.stopped ? (
+      {metadata?.stopped || stopped ? (
         <span className="rounded-full bg-bg-muted px-2 py-0.5 font-medium text-fg-muted">
           Stopped
         </span>

@@ -7,6 +7,7 @@ import { Suspense } from "react";
 import type { ChatMessage } from "@/lib/chat-client/wire";
 import { ChevronRightIcon } from "./icons";
 import { safeHref } from "./markdown/text";
+import { revealKey } from "./reveal-activity";
 import { ToolCall } from "./tool-call";
 import { useRevealedText } from "./use-revealed-text";
 
@@ -24,16 +25,33 @@ export function preloadMarkdown(): void {
   });
 }
 
-export function AssistantParts({ parts, live }: { parts: Part[]; live: boolean }) {
+export function AssistantParts({
+  messageId,
+  parts,
+  live,
+}: {
+  messageId: string;
+  parts: Part[];
+  live: boolean;
+}) {
   return parts.map((part, index) => (
     // A message's parts only grow at the end: the position is their identity.
     // biome-ignore lint/suspicious/noArrayIndexKey: see above
-    <AssistantPart key={index} part={part} live={live} />
+    <AssistantPart key={index} part={part} live={live} revealKey={revealKey(messageId, index)} />
   ));
 }
 
-function AssistantPart({ part, live }: { part: Part; live: boolean }) {
-  if (part.type === "text") return <RevealedText text={part.text} live={live} />;
+function AssistantPart({
+  part,
+  live,
+  revealKey,
+}: {
+  part: Part;
+  live: boolean;
+  revealKey: string;
+}) {
+  if (part.type === "text")
+    return <RevealedText text={part.text} live={live} revealKey={revealKey} />;
   if (part.type === "reasoning")
     return <Reasoning text={part.text} streaming={part.state === "streaming"} />;
   if (isToolUIPart(part)) return <ToolCall part={part} />;
@@ -69,8 +87,16 @@ function AssistantPart({ part, live }: { part: Part; live: boolean }) {
   return null;
 }
 
-function RevealedText({ text, live }: { text: string; live: boolean }) {
-  const shown = useRevealedText(text, live);
+function RevealedText({
+  text,
+  live,
+  revealKey,
+}: {
+  text: string;
+  live: boolean;
+  revealKey: string;
+}) {
+  const shown = useRevealedText(text, live, revealKey);
   if (!shown) return null;
   return (
     <div data-part="text" className="my-2 first:mt-0 last:mb-0">

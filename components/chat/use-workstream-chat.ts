@@ -1,28 +1,27 @@
 "use client";
-// The chat's state: useChat over the workstream transport, the turn status folded from its
-// events, the connection, and the actions Send, Stop, Retry and Reconnect. It resumes a running
-// turn on load, and re-checks the workstream when the tab comes back or the network returns
-// (a turn started in another tab is followed; what finished meanwhile is loaded).
+// The chat's state: useChat over the workstream transport, and one store (lib/chat-client/
+// chat-state) for everything else: the turn folded from its events, the pending send, the
+// connection, compaction and Stop. The actions are Send, Stop, Retry and Reconnect. It resumes a
+// running turn on load, and re-checks the workstream when the tab comes back or the network
+// returns (a turn started in another tab is followed; what finished meanwhile is loaded).
 import { useChat } from "@ai-sdk/react";
 import { generateId } from "ai";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import {
   fetchHistoryPage,
   fetchLastStatus,
   fetchWorkstream,
   stopTurn,
 } from "@/lib/chat-client/api";
-import type { ConnectionState } from "@/lib/chat-client/follow-stream";
+import {
+  type ChatConnection,
+  createChatStore,
+  displayedTurn,
+  initialChatState,
+} from "@/lib/chat-client/chat-state";
 import { mergeLatest, messageText } from "@/lib/chat-client/history";
 import { WorkstreamTransport } from "@/lib/chat-client/transport";
-import {
-  IDLE_TURN,
-  initialTurnView,
-  isRunning,
-  reduceTurnStatus,
-  sendingTurn,
-  type TurnView,
-} from "@/lib/chat-client/turn-status";
+import { initialTurnView, isRunning } from "@/lib/chat-client/turn-status";
 import {
   asTurnStatus,
   type ChatHistoryPage,
@@ -31,47 +30,53 @@ import {
   type TurnStatusEvent,
   type WorkstreamDescription,
 } from "@/lib/chat-client/wire";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { type RevealActivity, useMessageRevealed } from "./reveal-activity";
 
 export const PAGE_SIZE = 6;
 
-export type ChatConnection = ConnectionState | "lost";
+export type { ChatConnection };
 
-type Sending = { id: string; text: string; retry: boolean; before: TurnView };
-
-export function useWorkstreamChat({
-  workstream,
-  history,
-  lastStatus,
-  notify,
-  onSendAccepted,
-  onSendRefused,
-}: {
-  workstream: WorkstreamDescription;
-  history: ChatHistoryPage;
-  lastStatus: TurnStatusEvent | null;
+type Callbacks = {
   notify: (message: string, tone?: "error" | "info") => void;
   /** The server took the message: its draft can go. */
   onSendAccepted: (text: string) => void;
   /** The server refused a new message: give its text back to the composer. */
   onSendRefused: (text: string) => void;
-}) {
+};
+
+export function useWorkstreamChat({
+  workstream,
+  history,
+  lastStatus,
+  revealActivity,
+  ...callbacks
+}: {
+  workstream: WorkstreamDescription;
+  history: ChatHistoryPage;
+  lastStatus: TurnStatusEvent | null;
+  /** How much of each streamed text is on screen. */
+  revealActivity: RevealActivity;
+} & Callbacks) {
   const workstreamId = workstream.id;
-  const [turn, setTurn] = useState(() =>
-    initialTurnView({ activeTurn: workstream.activeTurn, lastStatus }),
+  const [store] = useState(() =>
+    createChatStore(
+      initialChatState({
+        turn: initialTurnView({ activeTurn: workstream.activeTurn, lastStatus }),
+        latestOffset: workstream.latestOffset,
+        compacting: workstream.isCompacting,
+      }),
+    ),
   );
-  const [connection, setConnection] = useState<ChatConnection>("connected");
-  const [compacting, setCompacting] = useState(workstream.isCompacting);
-  const [stopping, setStopping] = useState(false);
-  const knownOffset = useRef(workstream.latestOffset);
-  const sending = useRef<Sending | null>(null);
-  const onSendAcceptedRef = useRef(onSendAccepted);
-  onSendAcceptedRef.current = onSendAccepted;
-  // Callbacks the transport and useChat call later; refreshed every render.
-  const latest = useRef({
+  const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+  const { dispatch } = store;
+  // What the last render saw, for callbacks that run later (the transport's, timers, events):
+  // the parent's callbacks, and useChat's messages and status.
+  const rendered = useRef({
+    ...callbacks,
+    messages: history.messages,
+    streaming: false,
     resync: async () => {},
-    onError: (_error: Error) => {},
-    onNothingToResume: (_description: WorkstreamDescription) => {},
+    sync: async () => {},
   });
 
   const transport = useMemo(
@@ -80,19 +85,55 @@ export function useWorkstreamChat({
         workstreamId,
         events: {
           onAccepted: ({ messageId }) => {
-            const sent = sending.current;
-            if (sent?.id === messageId) onSendAcceptedRef.current(sent.text);
+            const sent = store.getState().sending;
+            if (sent?.id === messageId) rendered.current.onSendAccepted(sent.text);
           },
-          onOffset: (offset) => {
-            knownOffset.current = Math.max(knownOffset.current, offset);
+          onOffset: (offset) => dispatch({ type: "offset", offset }),
+          onConnection: (connection) => dispatch({ type: "connection", connection }),
+          onLost: () => void rendered.current.resync(),
+          onNothingToResume: (description) => {
+            dispatch({ type: "compacting", compacting: description.isCompacting });
+            const current = store.getState();
+            if (isRunning(current.turn) || description.latestOffset > current.knownOffset) {
+              void rendered.current.resync();
+            }
           },
-          onConnection: setConnection,
-          onLost: () => void latest.current.resync(),
-          onNothingToResume: (description) => latest.current.onNothingToResume(description),
         },
       }),
-    [workstreamId],
+    [workstreamId, store, dispatch],
   );
+
+  const onError = (error: Error) => {
+    const { notify, onSendRefused } = rendered.current;
+    const sent = store.getState().sending;
+    const code = error instanceof ChatRequestError ? error.code : "client:error";
+    const refused =
+      error instanceof ChatRequestError && sent !== null && error.messageId === sent.id;
+    if (refused) {
+      dispatch({ type: "send-refused", id: sent.id });
+      if (!sent.retry) {
+        setMessages((current) => current.filter((message) => message.id !== sent.id));
+        onSendRefused(sent.text);
+      }
+    }
+    if (code === "conflict:turn_active") {
+      notify("A reply is already running here (perhaps from another tab). Following it.", "info");
+      // After the failed request has settled: useChat runs one request at a time.
+      setTimeout(() => void rendered.current.sync(), 0);
+    } else if (code === "unavailable:compacting") {
+      dispatch({ type: "compacting", compacting: true });
+      notify(error.message);
+    } else if (code === "conflict:duplicate_message") {
+      notify("That message was already sent.", "info");
+      void rendered.current.resync();
+    } else if (code === "network:failed" && refused) {
+      notify("Couldn't reach the server. Your message is still in the box; send it again.");
+    } else if (code === "network:lost" || code === "network:failed") {
+      dispatch({ type: "connection", connection: "lost" });
+    } else {
+      notify(error.message);
+    }
+  };
 
   const chat = useChat<ChatMessage>({
     id: workstreamId,
@@ -101,13 +142,13 @@ export function useWorkstreamChat({
     onData: (part) => {
       if (part.type !== "data-status") return;
       const status = asTurnStatus(part.data);
-      if (status) setTurn((view) => reduceTurnStatus(view, status));
+      if (status) dispatch({ type: "status", status });
     },
-    onError: (error) => latest.current.onError(error),
+    onError,
   });
   const { messages, status, setMessages, sendMessage, resumeStream, clearError } = chat;
   const streaming = status === "submitted" || status === "streaming";
-  const running = isRunning(turn) || streaming;
+  rendered.current = { ...rendered.current, ...callbacks, messages, streaming };
 
   const loadLatestPage = useCallback(async () => {
     const page = await fetchHistoryPage(workstreamId, { take: PAGE_SIZE });
@@ -117,57 +158,41 @@ export function useWorkstreamChat({
   const resync = useCallback(async () => {
     try {
       const description = await fetchWorkstream(workstreamId);
-      setCompacting(description.isCompacting);
+      dispatch({ type: "compacting", compacting: description.isCompacting });
       await loadLatestPage();
-      knownOffset.current = Math.max(knownOffset.current, description.latestOffset);
+      dispatch({ type: "offset", offset: description.latestOffset });
       if (!description.activeTurn) {
         const last = await fetchLastStatus(workstreamId, description.latestOffset);
-        setTurn(last ? reduceTurnStatus(IDLE_TURN, last) : IDLE_TURN);
+        dispatch({ type: "settled", last, latestOffset: description.latestOffset });
       }
     } catch (error) {
       console.warn("[chat] reloading the latest messages failed:", error);
-      notify("Couldn't load the latest messages. Reload the page to see them.");
+      rendered.current.notify("Couldn't load the latest messages. Reload the page to see them.");
     }
-  }, [workstreamId, loadLatestPage, notify]);
+  }, [workstreamId, loadLatestPage, dispatch]);
 
-  const onError = (error: Error) => {
-    const sent = sending.current;
-    const code = error instanceof ChatRequestError ? error.code : "client:error";
-    const refused =
-      error instanceof ChatRequestError && sent !== null && error.messageId === sent.id;
-    if (refused) {
-      sending.current = null;
-      setTurn(sent.before);
-      if (!sent.retry) {
-        setMessages((current) => current.filter((message) => message.id !== sent.id));
-        onSendRefused(sent.text);
+  /** Looks at the workstream again: follows a turn that runs, loads what happened meanwhile. */
+  const sync = useCallback(async () => {
+    if (rendered.current.streaming || document.visibilityState !== "visible") return;
+    try {
+      const description = await fetchWorkstream(workstreamId);
+      dispatch({ type: "compacting", compacting: description.isCompacting });
+      const active = description.activeTurn;
+      if (active && active.state !== "suspended") {
+        // A turn started elsewhere: its question first, then its answer live.
+        if (!rendered.current.messages.some((message) => message.id === active.userMessageId)) {
+          await loadLatestPage();
+        }
+        if (!rendered.current.streaming) void resumeStream();
+      } else if (description.latestOffset > store.getState().knownOffset) {
+        await resync();
       }
+    } catch (error) {
+      console.warn("[chat] checking the workstream failed:", error);
     }
-    if (code === "conflict:turn_active") {
-      notify("A reply is already running here (perhaps from another tab). Following it.", "info");
-      // After the failed request has settled: useChat runs one request at a time.
-      setTimeout(() => void sync(), 0);
-    } else if (code === "unavailable:compacting") {
-      setCompacting(true);
-      notify(error.message);
-    } else if (code === "conflict:duplicate_message") {
-      notify("That message was already sent.", "info");
-      void resync();
-    } else if (code === "network:failed" && refused) {
-      notify("Couldn't reach the server. Your message is still in the box; send it again.");
-    } else if (code === "network:lost" || code === "network:failed") {
-      setConnection("lost");
-    } else {
-      notify(error.message);
-    }
-  };
-
-  const onNothingToResume = (description: WorkstreamDescription) => {
-    setCompacting(description.isCompacting);
-    if (isRunning(turn) || description.latestOffset > knownOffset.current) void resync();
-  };
-
-  latest.current = { resync, onError, onNothingToResume };
+  }, [workstreamId, resumeStream, resync, loadLatestPage, store, dispatch]);
+  rendered.current.resync = resync;
+  rendered.current.sync = sync;
 
   // useChat stays in "error" after a failed request; the error was handled above.
   useEffect(() => {
@@ -175,36 +200,10 @@ export function useWorkstreamChat({
   }, [status, clearError]);
 
   // A turn running when the page loaded: follow it from its first event.
-  const initialTurn = useRef(workstream.activeTurn);
+  const [initialTurn] = useState(workstream.activeTurn);
   useEffect(() => {
-    const active = initialTurn.current;
-    if (active && active.state !== "suspended") void resumeStream();
-  }, [resumeStream]);
-
-  const streamingRef = useRef(streaming);
-  streamingRef.current = streaming;
-  const messagesRef = useRef(messages);
-  messagesRef.current = messages;
-  /** Looks at the workstream again: follows a turn that runs, loads what happened meanwhile. */
-  const sync = useCallback(async () => {
-    if (streamingRef.current || document.visibilityState !== "visible") return;
-    try {
-      const description = await fetchWorkstream(workstreamId);
-      setCompacting(description.isCompacting);
-      const active = description.activeTurn;
-      if (active && active.state !== "suspended") {
-        // A turn started elsewhere: its question first, then its answer live.
-        if (!messagesRef.current.some((message) => message.id === active.userMessageId)) {
-          await loadLatestPage();
-        }
-        if (!streamingRef.current) void resumeStream();
-      } else if (description.latestOffset > knownOffset.current) {
-        await resync();
-      }
-    } catch (error) {
-      console.warn("[chat] checking the workstream failed:", error);
-    }
-  }, [workstreamId, resumeStream, resync, loadLatestPage]);
+    if (initialTurn && initialTurn.state !== "suspended") void resumeStream();
+  }, [initialTurn, resumeStream]);
 
   useEffect(() => {
     const onVisible = () => void sync();
@@ -218,69 +217,70 @@ export function useWorkstreamChat({
 
   // While compacting, look again every few seconds.
   useEffect(() => {
-    if (!compacting) return;
+    if (!state.compacting) return;
     const timer = setInterval(() => void sync(), 4_000);
     return () => clearInterval(timer);
-  }, [compacting, sync]);
+  }, [state.compacting, sync]);
 
   const send = useCallback(
     (text: string) => {
       const id = `msg_${generateId()}`;
-      sending.current = { id, text, retry: false, before: turn };
-      setTurn(sendingTurn());
+      dispatch({ type: "send", id, text, retry: false });
       void sendMessage({ id, role: "user", parts: [{ type: "text", text }] });
     },
-    [sendMessage, turn],
+    [sendMessage, dispatch],
   );
 
   const retryTarget = messages.findLast((message) => message.role === "user");
   const retry = useCallback(() => {
     if (!retryTarget) return;
     const text = messageText(retryTarget);
-    sending.current = { id: retryTarget.id, text, retry: true, before: turn };
-    setTurn(sendingTurn());
+    dispatch({ type: "send", id: retryTarget.id, text, retry: true });
     void sendMessage({ text, messageId: retryTarget.id });
-  }, [retryTarget, sendMessage, turn]);
+  }, [retryTarget, sendMessage, dispatch]);
 
   const stop = useCallback(async () => {
-    setStopping(true);
+    dispatch({ type: "stopping", stopping: true });
     try {
       const result = await stopTurn(workstreamId);
-      const { turnId } = result;
-      if (turnId && result.state === "cancelled") {
-        setTurn((view) =>
-          view.turnId === turnId && isRunning(view)
-            ? reduceTurnStatus(view, {
-                turnId,
-                state: "cancelled",
-                reason: ERROR_SENTENCES["turn:stopped"],
-              })
-            : view,
-        );
+      if (result.turnId && result.state === "cancelled") {
+        dispatch({ type: "stopped", turnId: result.turnId });
       }
     } catch (error) {
-      notify(error instanceof Error ? error.message : "Couldn't stop the reply.");
+      rendered.current.notify(error instanceof Error ? error.message : "Couldn't stop the reply.");
     } finally {
-      setStopping(false);
+      dispatch({ type: "stopping", stopping: false });
     }
-  }, [workstreamId, notify]);
+  }, [workstreamId, dispatch]);
 
   const reconnect = useCallback(() => {
-    setConnection("reconnecting");
+    dispatch({ type: "connection", connection: "reconnecting" });
     void resumeStream();
-  }, [resumeStream]);
+  }, [resumeStream, dispatch]);
 
+  // The answer of the latest turn: the last message, when it is the assistant's.
   const last = messages.at(-1);
-  const liveMessageId = streaming && last?.role === "assistant" ? last.id : null;
+  const answer = last?.role === "assistant" ? last : undefined;
+  const answerRevealed = useMessageRevealed(revealActivity, answer);
+  const turn = displayedTurn(state, { streaming, answerRevealed });
+  useEffect(() => {
+    if (turn.state === "completed" && turn.turnId) {
+      dispatch({ type: "completion-shown", turnId: turn.turnId });
+    }
+  }, [turn.state, turn.turnId, dispatch]);
+
+  // An answer stays "live" (animated, no footer yet) while it streams and until its reveal has
+  // caught up.
+  const liveMessageId = answer && (streaming || !answerRevealed) ? answer.id : null;
 
   return {
     messages,
     setMessages,
     turn,
-    connection,
-    compacting,
-    running,
-    stopping,
+    connection: state.connection,
+    compacting: state.compacting,
+    running: isRunning(state.turn) || streaming,
+    stopping: state.stopping,
     liveMessageId,
     canRetry: turn.state === "failed" && Boolean(retryTarget) && (turn.error?.retryable ?? true),
     send,

@@ -67,10 +67,12 @@ describe("nextStep", () => {
     expect(step.shown).toBe(text.length);
   });
 
-  it("catches up at once when the backlog would take more than a second to reveal", () => {
-    const text = "x ".repeat(2_000);
+  it("UI7 speeds up instead of jumping when the backlog is long: no sentence pause, shorter delay", () => {
+    const text = "A sentence ends here. ".repeat(100);
     const step = nextStep({ text, shown: 0, arrivals: [{ length: text.length, at: 0 }], now: 0 });
-    expect(step.shown).toBe(text.length);
+    expect(step.shown).toBeLessThanOrEqual(settings.maxStep + settings.minStep);
+    expect(step.delayMs).toBeLessThan(settings.stepDelayMs);
+    expect(step.delayMs).toBeGreaterThanOrEqual(settings.frameMs);
   });
 
   it("never splits a surrogate pair", () => {
@@ -121,5 +123,78 @@ describe("Revealer", () => {
     revealer.dispose();
     advance(5_000);
     expect(revealer.shown).toBe(shown);
+  });
+});
+
+/** A sentence-like text long enough for `ms` of streaming at `rate` characters a second. */
+function prose(length: number): string {
+  const sentence = "The river bends past the old mill and runs on toward the sea. ";
+  return sentence.repeat(Math.ceil(length / sentence.length)).slice(0, length);
+}
+
+/**
+ * Streams a text at `rate` characters per second in 20 ms chunks for four seconds and records
+ * every reveal step: its size, and how long the oldest hidden character had been waiting.
+ */
+function streamAt(rate: number) {
+  const { clock, advance } = fakeClock();
+  const steps: number[] = [];
+  let previous = 0;
+  const text = prose(rate * 4);
+  const arrivedAt: number[] = [];
+  let now = 0;
+  let worstLagMs = 0;
+  const revealer = new Revealer(
+    (shown) => {
+      steps.push(shown - previous);
+      previous = shown;
+      // Everything up to `shown` is on screen now; the last of it arrived at arrivedAt[shown - 1].
+      const waited = now - (arrivedAt[shown - 1] ?? now);
+      worstLagMs = Math.max(worstLagMs, waited);
+    },
+    settings,
+    { ...clock, now: () => now },
+    mulberry(7),
+  );
+  const chunk = Math.round(rate / 50);
+  for (let length = chunk; length <= text.length; length += chunk) {
+    for (let i = length - chunk; i < length; i++) arrivedAt[i] = now;
+    revealer.update(text.slice(0, length));
+    advance(20);
+    now += 20;
+  }
+  for (let i = 0; i < 200 && !revealer.done; i++) {
+    advance(20);
+    now += 20;
+  }
+  expect(revealer.done).toBe(true);
+  return { steps, worstLagMs };
+}
+
+function mulberry(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+describe("UI7 the reveal keeps up with fast models", () => {
+  for (const rate of [300, 600]) {
+    it(`UI7 at ${rate} characters a second, steps stay 8–24 characters and none exceeds 48`, () => {
+      const { steps, worstLagMs } = streamAt(rate);
+      const regular = steps.filter((size) => size >= 8 && size <= 24).length;
+      expect(regular / steps.length).toBeGreaterThanOrEqual(0.95);
+      expect(Math.max(...steps)).toBeLessThanOrEqual(48);
+      expect(worstLagMs).toBeLessThanOrEqual(1_000);
+    });
+  }
+
+  it("UI7 at 1,500 characters a second, the largest jump is under 80 characters", () => {
+    const { steps, worstLagMs } = streamAt(1_500);
+    expect(Math.max(...steps)).toBeLessThan(80);
+    expect(worstLagMs).toBeLessThanOrEqual(1_000);
   });
 });

@@ -1,16 +1,28 @@
 // Throttled reveal of streamed text (seed 000, client side): 8–24 characters a step, a short
-// pause after a sentence ends, and an instant catch-up once the reveal falls more than ~1 s
-// behind the stream. `nextStep` is the pure rule; `Revealer` drives it with a timer.
+// pause after a sentence ends. When the stream outpaces that, the reveal speeds up instead of
+// jumping: the delay between steps shrinks (down to one animation frame) and the sentence pause
+// drops to zero; only a model faster than a step per frame can keep up with makes the steps
+// longer, just enough to stay under half a second behind. Text that arrived more than a second
+// ago and is still hidden (a background tab's throttled timers) shows at once. `nextStep` is the
+// pure rule; `Revealer` drives it with a timer.
 
 export type RevealSettings = {
   minStep: number;
   maxStep: number;
-  /** Delay between steps. */
+  /** Delay between steps at the normal pace. */
   stepDelayMs: number;
-  /** Extra delay after a step that ends a sentence. */
+  /** Extra delay after a step that ends a sentence, at the normal pace. */
   sentencePauseMs: number;
-  /** Show everything at once when the reveal is this far behind the stream. */
+  /** The shortest delay between steps: one animation frame. */
+  frameMs: number;
+  /** Speed up once the hidden text would take longer than this to show at the normal pace. */
+  catchUpMs: number;
+  /** How far behind the stream the reveal settles when even a step per frame is too slow. */
+  targetLagMs: number;
+  /** Show everything at once when the oldest hidden text arrived this long ago. */
   maxLagMs: number;
+  /** With less than a step's worth hidden, wait this long for more before showing it. */
+  holdMs: number;
 };
 
 export const DEFAULT_REVEAL: RevealSettings = {
@@ -18,7 +30,11 @@ export const DEFAULT_REVEAL: RevealSettings = {
   maxStep: 24,
   stepDelayMs: 28,
   sentencePauseMs: 140,
+  frameMs: 16,
+  catchUpMs: 250,
+  targetLagMs: 400,
   maxLagMs: 1_000,
+  holdMs: 90,
 };
 
 /** When each length of the text arrived, oldest first. */
@@ -34,16 +50,14 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** Moves a step's end next to a space (whole words), keeping the step within its bounds. */
-function snapToWord(text: string, shown: number, end: number, settings: RevealSettings): number {
-  const low = shown + settings.minStep;
-  const high = Math.min(text.length, shown + settings.maxStep);
+/** Moves a step's end next to a space (whole words), keeping the step within [low, high). */
+function snapToWord(text: string, end: number, low: number, high: number): number {
   for (let i = end - 1; i >= low; i--) if (SPACE.test(text.charAt(i))) return i + 1;
   for (let i = end; i < high; i++) if (SPACE.test(text.charAt(i))) return i + 1;
   return end;
 }
 
-/** How long the backlog would take at the configured pace. */
+/** How long the backlog would take at the normal pace. */
 function backlogMs(backlog: number, settings: RevealSettings): number {
   const average = (settings.minStep + settings.maxStep) / 2;
   return (backlog / average) * settings.stepDelayMs;
@@ -54,7 +68,8 @@ function oldestUnshown(arrivals: readonly Arrival[], shown: number): Arrival | u
   return arrivals.find((arrival) => arrival.length > shown);
 }
 
-export function isBehind({
+/** Hidden text arrived so long ago that stepping through it would leave the reader behind. */
+export function isStale({
   text,
   shown,
   arrivals,
@@ -69,11 +84,10 @@ export function isBehind({
 }): boolean {
   if (shown >= text.length) return false;
   const oldest = oldestUnshown(arrivals, shown);
-  if (oldest && now - oldest.at > settings.maxLagMs) return true;
-  return backlogMs(text.length - shown, settings) > settings.maxLagMs;
+  return oldest !== undefined && now - oldest.at > settings.maxLagMs;
 }
 
-/** The next length to show and how long to wait after it. */
+/** The next length to show and how long to wait after it (the same length: wait for more). */
 export function nextStep({
   text,
   shown,
@@ -90,26 +104,44 @@ export function nextStep({
   random?: () => number;
 }): RevealStep {
   if (shown >= text.length) return { shown: text.length, delayMs: 0 };
-  if (isBehind({ text, shown, arrivals, now, settings })) {
+  if (isStale({ text, shown, arrivals, now, settings })) {
     return { shown: text.length, delayMs: settings.stepDelayMs };
   }
-  const span = settings.maxStep - settings.minStep + 1;
-  let end = Math.min(text.length, shown + settings.minStep + Math.floor(random() * span));
-  if (end < text.length) end = snapToWord(text, shown, end, settings);
-  // A sentence that ends inside the step ends the step, with a pause after it.
+  const backlog = text.length - shown;
+  // Less than a step is hidden and more is likely on its way: wait a moment for it.
+  const lastArrival = arrivals.at(-1)?.at ?? now;
+  if (backlog < settings.minStep && now - lastArrival < settings.holdMs) {
+    return { shown, delayMs: settings.frameMs };
+  }
+  const pace = backlogMs(backlog, settings);
+  const behind = pace > settings.catchUpMs;
+  const delayMs = behind
+    ? Math.max(settings.frameMs, (settings.stepDelayMs * settings.catchUpMs) / pace)
+    : settings.stepDelayMs;
+  // At one step per frame, steps grow just enough to show the backlog within the target lag.
+  const needed = Math.ceil((backlog * settings.frameMs) / settings.targetLagMs);
+  const low = Math.max(settings.minStep, needed);
+  const high = Math.max(settings.maxStep, needed + settings.minStep);
+  const span = high - low + 1;
+  let end = Math.min(text.length, shown + low + Math.floor(random() * span));
+  if (end < text.length) {
+    end = snapToWord(text, end, shown + low, Math.min(text.length, shown + high));
+  }
+  // A sentence that ends inside the step ends the step, with a pause after it (at the normal
+  // pace only); one that would leave a sliver of a step is carried into the next.
   SENTENCE_END.lastIndex = shown;
   let pause = 0;
   for (let match = SENTENCE_END.exec(text); match; match = SENTENCE_END.exec(text)) {
     const boundary = match.index + match[0].length;
     if (boundary > end) break;
-    if (boundary > shown) {
+    if (boundary >= shown + settings.minStep) {
       end = boundary;
-      pause = settings.sentencePauseMs;
+      pause = behind ? 0 : settings.sentencePauseMs;
       break;
     }
   }
   if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end += 1;
-  return { shown: end, delayMs: settings.stepDelayMs + pause };
+  return { shown: end, delayMs: delayMs + pause };
 }
 
 export type Clock = {
@@ -174,8 +206,10 @@ export class Revealer {
       settings: this.settings,
       random: this.random,
     });
-    this.shownLength = step.shown;
-    this.onChange(step.shown);
+    if (step.shown !== this.shownLength) {
+      this.shownLength = step.shown;
+      this.onChange(step.shown);
+    }
     if (!this.done) this.timer = this.clock.setTimeout(this.tick, step.delayMs);
   };
 }

@@ -1,32 +1,19 @@
-// /w/[workstreamId]: one workstream's chat. The server loads the workstream (another person's
-// or a missing one is a 404), its latest page of history and how its last turn ended, and hands
-// that plain data to the chat's client component, which resumes a running turn by itself.
+// /w/[workstreamId]: one workstream's chat. The server loads the workstream (the layout has
+// already answered 404 for another person's or a missing one), its latest page of history and
+// how its last turn ended, and hands that plain data to the chat's client component, which
+// resumes a running turn by itself.
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { cache } from "react";
 import { ChatView } from "@/components/chat/chat-view";
-import { getPageViewer } from "@/lib/auth/page-viewer";
 import { asTurnStatus, type TurnStatusEvent } from "@/lib/chat-client/wire";
 import { config } from "@/lib/config";
-import { isAppError } from "@/lib/http/errors";
 import { OFFLINE_TRIGGERS } from "@/lib/models/offline/triggers";
 import { usingOfflineModel } from "@/lib/models/registry";
 import { readEvents } from "@/lib/stream/event-log";
 import { describeWorkstream } from "@/lib/turns/describe";
 import { listMessageHistoryPage } from "@/lib/turns/messages";
-import { getOwnedWorkstream } from "@/lib/workstreams/queries";
+import { loadWorkstream } from "./load";
 
 type Props = { params: Promise<{ workstreamId: string }> };
-
-const loadWorkstream = cache(async (workstreamId: string) => {
-  const viewer = await getPageViewer();
-  try {
-    return await getOwnedWorkstream({ viewer, workstreamId });
-  } catch (error) {
-    if (isAppError(error) && error.code === "not_found:workstream") notFound();
-    throw error;
-  }
-});
 
 /** The last turn's final status event (the tail of the event log), when no turn is open. */
 async function lastTurnStatus(workstreamId: string, latestOffset: number) {
