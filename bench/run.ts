@@ -25,7 +25,7 @@ import { evaluateGoals, formatReport, type Results } from "./lib/report";
 import { type Server, startApp, startBaseline } from "./lib/servers";
 import { round, summarize } from "./lib/stats";
 import { type BenchUser, signUpUser, signUpUsers } from "./lib/users";
-import { chatRouteWeight, ratio, timeToUsable } from "./scenarios/client";
+import { chatPageScripts, chatRouteWeight, ratio, timeToUsable } from "./scenarios/client";
 import { runConcurrency } from "./scenarios/concurrency";
 import { runHistory } from "./scenarios/history";
 import { runOverhead } from "./scenarios/overhead";
@@ -345,6 +345,15 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
         );
     }
     if (clientHere && weight) {
+      const first = bulk.find((b) => b.purpose === "client");
+      log(`${db}: Chromium, JavaScript fetched for the chat page`);
+      const fetched = first
+        ? await chatPageScripts({
+            baseUrl: server.url,
+            client: first.user.client,
+            workstreamId: first.user.workstreamId,
+          })
+        : undefined;
       const usable = [];
       for (const item of bulk.filter((b) => b.purpose === "client")) {
         if (Date.now() > softDeadline) break;
@@ -367,6 +376,7 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
         status: ok ? "ok" : "failed",
         db,
         weight,
+        ...(fetched ? { fetched } : {}),
         usable,
         ...(small && large && ok ? { ratio: ratio(large.ms.p50, small.ms.p50) } : {}),
         ...(ok ? {} : { note: usable.find((u) => u.firstError)?.firstError ?? "no samples" }),

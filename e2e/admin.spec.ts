@@ -61,7 +61,7 @@ test("W1 an admin invites by link, the invitee joins, changes role and is remove
   await expect(row.getByRole("combobox", { name: `Role of ${invitee.name}` })).toHaveValue("admin");
 
   await row.getByRole("button", { name: "Remove" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Remove" }).click();
   await expect(row).toHaveCount(0);
 
   await page

@@ -1,5 +1,19 @@
+import type { Page } from "@playwright/test";
 import { signUp } from "./support/auth";
 import { expect, test } from "./support/fixtures";
+
+const nav = (page: Page) => page.getByRole("navigation", { name: "Workstreams" });
+
+/** A signed-up person with one group workstream titled "Launch plan", on the home page. */
+async function withLaunchPlan(page: Page): Promise<void> {
+  await signUp(page);
+  const response = await page.request.post("/api/workstreams", {
+    data: { mode: "group", title: "Launch plan" },
+  });
+  expect(response.status()).toBe(201);
+  await page.reload();
+  await expect(nav(page).getByRole("link", { name: /Launch plan/ })).toBeVisible();
+}
 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -71,5 +85,51 @@ test.describe("on a desktop", () => {
     await expect(page.getByRole("menuitem", { name: "Organization settings" })).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/organizations\/[^/]+$/);
+  });
+});
+
+test.describe("menus, dialogs and tooltips", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("UI17 typing a letter in a row's menu moves to the item starting with it", async ({
+    page,
+  }) => {
+    await withLaunchPlan(page);
+    const trigger = nav(page).getByRole("button", { name: "Actions for Launch plan" });
+    await trigger.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("menuitem", { name: "Rename" })).toBeFocused();
+    await page.keyboard.press("a");
+    await expect(page.getByRole("menuitem", { name: "Archive" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("menu")).toBeHidden();
+    await expect(trigger).toBeFocused();
+  });
+
+  test("UI17 a row's icon-only menu button explains itself in a tooltip", async ({ page }) => {
+    await withLaunchPlan(page);
+    await nav(page)
+      .getByRole("link", { name: /Launch plan/ })
+      .hover();
+    await nav(page).getByRole("button", { name: "Actions for Launch plan" }).hover();
+    await expect(page.getByRole("tooltip")).toHaveText("Rename or archive");
+  });
+
+  test("UI17 a confirmation is an alert dialog named by its question and described by its consequence", async ({
+    page,
+  }) => {
+    await withLaunchPlan(page);
+    const trigger = nav(page).getByRole("button", { name: "Actions for Launch plan" });
+    await trigger.click();
+    await page.getByRole("menuitem", { name: "Archive" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Archive “Launch plan”?" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toHaveAccessibleDescription(/leaves your list/);
+    // The safe choice has focus; Escape cancels and focus goes back to the menu button.
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+    await expect(nav(page).getByRole("link", { name: /Launch plan/ })).toBeVisible();
   });
 });

@@ -24,7 +24,7 @@ test("W3 W11 create, rename, archive, unarchive and delete a group workstream", 
 
   await nav(page).getByRole("button", { name: "Actions for Launch plan" }).click();
   await page.getByRole("menuitem", { name: "Archive" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Archive" }).click();
   await expect(nav(page).getByRole("link", { name: /Launch plan/ })).toHaveCount(0);
 
   await nav(page).getByRole("checkbox", { name: "Show archived" }).check();
@@ -35,10 +35,10 @@ test("W3 W11 create, rename, archive, unarchive and delete a group workstream", 
 
   await nav(page).getByRole("button", { name: "Actions for Launch plan" }).click();
   await page.getByRole("menuitem", { name: "Archive" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Archive" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Archive" }).click();
   await nav(page).getByRole("button", { name: "Actions for Launch plan" }).click();
   await page.getByRole("menuitem", { name: /Delete/ }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(nav(page).getByRole("link", { name: /Launch plan/ })).toHaveCount(0);
 });
 
@@ -96,7 +96,7 @@ test("W12 an admin stops a member's running turn from the admin console", async 
   await signIn(admin.page, { email: DEMO.admin.email, password: DEMO.password });
   await admin.page.goto("/admin");
   await admin.page.getByRole("button", { name: "Stop", exact: true }).first().click();
-  await admin.page.getByRole("dialog").getByRole("button", { name: "Stop turn" }).click();
+  await admin.page.getByRole("alertdialog").getByRole("button", { name: "Stop turn" }).click();
   await expect
     .poll(
       async () => {

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
 import { Sidebar } from "@/components/shell/sidebar";
+import { SidebarProvider } from "@/components/sidebar/sidebar-provider";
 import { WorkstreamsSidebar } from "@/components/sidebar/workstreams-sidebar";
 import { listMemberships } from "@/lib/auth/organizations";
 import { getPageViewer } from "@/lib/auth/page-viewer";
@@ -19,22 +20,25 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
     }),
   ]);
   return (
-    <AppShell
-      viewer={{
-        userName: viewer.userName,
-        email: viewer.email,
-        role: viewer.role,
-        organizationId: viewer.organizationId,
-        organizationName: viewer.organizationName,
-      }}
-      organizations={memberships.map(({ id, name, role }) => ({ id, name, role }))}
-      sidebar={
-        <Sidebar>
-          <WorkstreamsSidebar key={viewer.organizationId} data={sidebarData} />
-        </Sidebar>
-      }
-    >
-      {children}
-    </AppShell>
+    // Keyed by organization: switching starts the sidebar's state afresh.
+    <SidebarProvider key={viewer.organizationId} data={sidebarData}>
+      <AppShell
+        viewer={{
+          userName: viewer.userName,
+          email: viewer.email,
+          role: viewer.role,
+          organizationId: viewer.organizationId,
+          organizationName: viewer.organizationName,
+        }}
+        organizations={memberships.map(({ id, name, role }) => ({ id, name, role }))}
+        sidebar={
+          <Sidebar>
+            <WorkstreamsSidebar />
+          </Sidebar>
+        }
+      >
+        {children}
+      </AppShell>
+    </SidebarProvider>
   );
 }

@@ -1,6 +1,6 @@
 // The results document (written as JSON) and its printed tables, with the goals beside the
 // figures.
-import type { BundleWeight, UsableResult } from "../scenarios/client";
+import type { BundleWeight, FetchedWeight, UsableResult } from "../scenarios/client";
 import type { LevelResult } from "../scenarios/concurrency";
 import type { HistoryResult } from "../scenarios/history";
 import type { OverheadResult } from "../scenarios/overhead";
@@ -20,6 +20,7 @@ export type Results = {
     note?: string;
     db?: Variant;
     weight?: BundleWeight | null;
+    fetched?: FetchedWeight;
     usable?: UsableResult[];
     ratio?: number;
   };
@@ -77,11 +78,11 @@ export function evaluateGoals(results: Results): Goal[] {
     });
   }
   const client = results.client;
-  if (client.status === "ok" && client.weight) {
+  if (client.status === "ok" && client.fetched) {
     goals.push({
-      goal: "chat route first-load JS ≤ 300 KB gzip",
-      measured: `${f(client.weight.gzipBytes / 1024)} KB`,
-      met: client.weight.gzipBytes <= 300 * 1024,
+      goal: "chat page JS fetched (to 4 s after load, lazy chunks included) ≤ 250 KB gzip",
+      measured: `${f(client.fetched.gzipBytes / 1024)} KB`,
+      met: client.fetched.gzipBytes <= 250 * 1024,
     });
   }
   if (client.status === "ok" && client.ratio !== undefined) {
@@ -238,10 +239,20 @@ export function formatReport(results: Results): string {
   if (!showClient) {
     // not requested
   } else if (client.status === "ok") {
+    const fetched = client.fetched;
+    if (fetched) {
+      out.push(
+        `/w/<id> in Chromium: ${fetched.scripts} scripts fetched until ${f(fetched.afterLoadMs / 1000, 0)} s after load, ` +
+          `${f(fetched.rawBytes / 1024)} KB raw, ${f(fetched.gzipBytes / 1024)} KB gzip`,
+      );
+      for (const item of fetched.largest) {
+        out.push(`  ${f(item.gzipBytes / 1024)} KB gzip  ${item.path}`);
+      }
+    }
     const w = client.weight;
     out.push(
       w
-        ? `${w.route}: first-load JS ${f(w.rawBytes / 1024)} KB raw, ${f(w.gzipBytes / 1024)} KB gzip (${w.chunks} chunks)`
+        ? `${w.route}: first-load JS per the build's stats (lazy chunks not included) ${f(w.rawBytes / 1024)} KB raw, ${f(w.gzipBytes / 1024)} KB gzip (${w.chunks} chunks)`
         : "route-bundle-stats.json has no chat route",
     );
     for (const usable of client.usable ?? []) {

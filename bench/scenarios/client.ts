@@ -1,6 +1,7 @@
-// 5. Client weight and long histories: the chat route's first-load JS (raw and gzip) from the
-// build's route-bundle-stats.json, and the time until the chat page is usable (composer enabled)
-// in Chromium for a workstream with few and with many messages.
+// 5. Client weight and long histories: all JavaScript Chromium fetches for the chat page (from
+// navigation until 4 s after `load`, lazy chunks included), the route's first-load JS from the
+// build's route-bundle-stats.json for comparison, and the time until the chat page is usable
+// (composer enabled) for a workstream with few and with many messages.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -50,6 +51,94 @@ export function chatRouteWeight(appDir: string): BundleWeight | null {
   };
 }
 
+/** What the browser fetched: every script response, gzip-compressed here at level 9. */
+export type FetchedWeight = {
+  scripts: number;
+  rawBytes: number;
+  gzipBytes: number;
+  /** Settle time after `load` that was included, in ms. */
+  afterLoadMs: number;
+  /** The largest scripts, gzip bytes, for finding what to cut. */
+  largest: Array<{ path: string; gzipBytes: number }>;
+};
+
+export const AFTER_LOAD_MS = 4_000;
+
+async function launchChromium() {
+  const { chromium } = await import("@playwright/test");
+  return chromium.launch({
+    executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/**
+ * All JavaScript a fresh browser (empty cache) fetches for `/w/<id>`: from navigation until
+ * AFTER_LOAD_MS after the `load` event, so chunks loaded lazily after hydration count too. Each
+ * script is gzip-compressed here (level 9) so the figure does not depend on the server's
+ * compression settings.
+ */
+export async function chatPageScripts(input: {
+  baseUrl: string;
+  client: Client;
+  workstreamId: string;
+}): Promise<FetchedWeight> {
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.route(
+      (url) => url.hostname !== "127.0.0.1",
+      (route) => route.abort(),
+    );
+    await context.addCookies(
+      input.client.cookieList().map((cookie) => ({ ...cookie, url: input.baseUrl })),
+    );
+    const page = await context.newPage();
+    const bodies: Array<Promise<{ path: string; body: Buffer } | null>> = [];
+    page.on("response", (response) => {
+      if (response.request().resourceType() !== "script") return;
+      const path = new URL(response.url()).pathname;
+      bodies.push(
+        response.body().then(
+          (body) => ({ path, body }),
+          () => null,
+        ),
+      );
+    });
+    await page.goto(`${input.baseUrl}/w/${encodeURIComponent(input.workstreamId)}`, {
+      waitUntil: "load",
+      timeout: 60_000,
+    });
+    await page.waitForTimeout(AFTER_LOAD_MS);
+    const scripts = (await Promise.all(bodies)).filter((item) => item !== null);
+    await context.close();
+    const sized = scripts.map(({ path, body }) => ({
+      path,
+      rawBytes: body.length,
+      gzipBytes: gzipSync(body, { level: 9 }).length,
+    }));
+    return {
+      scripts: sized.length,
+      rawBytes: sized.reduce((sum, item) => sum + item.rawBytes, 0),
+      gzipBytes: sized.reduce((sum, item) => sum + item.gzipBytes, 0),
+      afterLoadMs: AFTER_LOAD_MS,
+      largest: sized
+        .sort((a, b) => b.gzipBytes - a.gzipBytes)
+        .slice(0, 8)
+        .map(({ path, gzipBytes }) => ({ path, gzipBytes })),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
 export type UsableResult = { messages: number; ms: Summary; errors: number; firstError?: string };
 
 /** ms from navigation start until an enabled composer is on the page. */
@@ -61,18 +150,7 @@ export async function timeToUsable(input: {
   repeats: number;
   selector: string;
 }): Promise<UsableResult> {
-  const { chromium } = await import("@playwright/test");
-  const browser = await chromium.launch({
-    executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium();
   const samples: number[] = [];
   let errors = 0;
   let firstError: string | undefined;

@@ -1,16 +1,13 @@
-// Numbers as the admin console shows them: compact token counts and costs in dollars, and how
-// many turns have no known usage (shown as such, never as zero).
+// Numbers as the admin console shows them: compact token counts, costs written as everywhere
+// else, and how many turns have no known usage (shown as such, never as zero).
 export function formatTokens(count: number): string {
   if (count < 1_000) return String(Math.round(count));
   if (count < 1_000_000) return `${(count / 1_000).toFixed(count < 10_000 ? 1 : 0)}k`;
   return `${(count / 1_000_000).toFixed(count < 10_000_000 ? 2 : 1)}M`;
 }
 
-export function formatCost(usd: number): string {
-  if (usd === 0) return "$0";
-  if (usd < 0.01) return "<$0.01";
-  return `$${usd.toFixed(usd < 100 ? 2 : 0)}`;
-}
+// Costs are written the same way as in the chat.
+export { formatCost } from "@/lib/format/cost";
 
 /** Turns whose usage the provider did not report: they are not in the sums, and not free. */
 export function formatWithoutUsage(turns: number): string {

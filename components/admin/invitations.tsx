@@ -1,8 +1,9 @@
 "use client";
 // Inviting people: an email and a role make an invitation whose link is shown to copy (there is
 // no mail server); pending invitations can be copied again or canceled.
+
+import { CopyIcon } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { CopyIcon } from "@/components/sidebar/icons";
 import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";

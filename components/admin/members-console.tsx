@@ -5,9 +5,9 @@
 import { useState } from "react";
 import { Avatar } from "@/components/shell/avatar";
 import { RoleBadge } from "@/components/shell/role-badge";
-import { ConfirmDialog, type ConfirmRequest } from "@/components/sidebar/confirm-dialog";
 import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog, type ConfirmRequest } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { AdminMember } from "@/lib/admin/members";
 import type { Role } from "@/lib/auth/organizations";
@@ -113,15 +113,20 @@ export function MembersConsole({
               <li
                 key={member.id}
                 data-member={member.email}
-                className="flex flex-wrap items-center gap-3 px-3 py-3 text-[13px]"
+                // Phones: avatar and name on one line, role and Remove under the name (the email
+                // keeps the full width). From 640px: one row with a fixed role column, so a
+                // badge lines up with the selects of the other rows.
+                className="grid grid-cols-[auto_minmax(0,1fr)] items-center gap-x-3 gap-y-2 px-3 py-3 text-[13px] sm:grid-cols-[auto_minmax(0,1fr)_7.5rem_4.5rem]"
               >
-                <Avatar name={member.name} />
-                <div className="min-w-0 flex-1">
+                <Avatar name={member.name} className="self-start sm:self-center" />
+                <div className="min-w-0">
                   <p className="flex items-center gap-2">
                     <span className="truncate font-medium text-fg">{member.name}</span>
                     {self ? <span className="text-[12px] text-fg-subtle">(you)</span> : null}
                   </p>
-                  <p className="truncate text-[12px] text-fg-subtle">{member.email}</p>
+                  <p data-member-email="" className="text-[12px] break-all text-fg-subtle">
+                    {member.email}
+                  </p>
                   <p className="truncate text-[12px] text-fg-subtle">
                     {member.workstreamCount} workstream{member.workstreamCount === 1 ? "" : "s"} ·
                     joined{" "}
@@ -132,34 +137,41 @@ export function MembersConsole({
                     })}
                   </p>
                 </div>
-                {locked ? (
-                  <RoleBadge role={member.role} />
-                ) : (
-                  <select
-                    aria-label={`Role of ${member.name}`}
-                    value={member.role}
-                    onChange={(event) => void changeRole(member, event.target.value as Role)}
-                    className="h-8 rounded-lg border border-border-strong bg-bg px-2 text-[13px] text-fg"
-                  >
-                    <option value="member">Member</option>
-                    <option value="admin">Admin</option>
-                    {isOwner || member.role === "owner" ? (
-                      <option value="owner">Owner</option>
-                    ) : null}
-                  </select>
-                )}
-                {locked ? (
-                  <span className="w-[4.5rem]" />
-                ) : (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    className="w-[4.5rem]"
-                    onClick={() => remove(member)}
-                  >
-                    Remove
-                  </Button>
-                )}
+                <div
+                  data-role-cell=""
+                  className="col-start-2 flex items-center justify-between gap-2 sm:contents"
+                >
+                  {locked ? (
+                    <span className="flex h-8 items-center">
+                      <RoleBadge role={member.role} />
+                    </span>
+                  ) : (
+                    <select
+                      aria-label={`Role of ${member.name}`}
+                      value={member.role}
+                      onChange={(event) => void changeRole(member, event.target.value as Role)}
+                      className="h-8 w-[7.5rem] rounded-lg border border-border-strong bg-bg px-2 text-[13px] text-fg"
+                    >
+                      <option value="member">Member</option>
+                      <option value="admin">Admin</option>
+                      {isOwner || member.role === "owner" ? (
+                        <option value="owner">Owner</option>
+                      ) : null}
+                    </select>
+                  )}
+                  {locked ? (
+                    <span aria-hidden="true" className="max-sm:hidden" />
+                  ) : (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="w-[4.5rem]"
+                      onClick={() => remove(member)}
+                    >
+                      Remove
+                    </Button>
+                  )}
+                </div>
               </li>
             );
           })}

@@ -1,11 +1,11 @@
 "use client";
 import {
   ArchiveIcon,
-  MoreIcon,
-  StopIcon,
-  TrashIcon,
-  UnarchiveIcon,
-} from "@/components/sidebar/icons";
+  EllipsisIcon as MoreIcon,
+  SquareIcon as StopIcon,
+  Trash2Icon as TrashIcon,
+  ArchiveRestoreIcon as UnarchiveIcon,
+} from "lucide-react";
 import { LastActive, RunningDot } from "@/components/sidebar/workstream-row";
 import { Button } from "@/components/ui/button";
 // The admin workstream list: a table from 1024px up, cards below. Each row shows owner, kind,

@@ -2,12 +2,13 @@
 // The admin console's workstreams: headline numbers, search and filters, the list with its
 // actions (stop a running turn; archive, unarchive and delete group workstreams), kept current
 // by the organization's live channel.
+
+import { SearchIcon } from "lucide-react";
 import { useState } from "react";
-import { ConfirmDialog, type ConfirmRequest } from "@/components/sidebar/confirm-dialog";
-import { SearchIcon } from "@/components/sidebar/icons";
 import { useNow } from "@/components/sidebar/use-now";
 import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog, type ConfirmRequest } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Spinner } from "@/components/ui/spinner";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";

@@ -1,8 +1,8 @@
 "use client";
-// Signs the browser out through better-auth, then shows the sign-in page.
+// Signs the browser out through better-auth's endpoint, then shows the sign-in page.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { authClient } from "@/lib/auth/client";
+import { signOutRequest } from "@/components/shell/auth-requests";
 
 export function useSignOut() {
   const router = useRouter();
@@ -12,13 +12,12 @@ export function useSignOut() {
   const signOut = () => {
     setError(null);
     startTransition(async () => {
-      try {
-        const result = await authClient.signOut();
-        if (result.error) {
-          setError("Couldn't sign you out. Try again.");
-          return;
-        }
-      } catch {
+      const result = await signOutRequest();
+      if (result === "refused") {
+        setError("Couldn't sign you out. Try again.");
+        return;
+      }
+      if (result === "unreachable") {
         setError("Couldn't reach Workstreams. Check your connection and try again.");
         return;
       }
@@ -27,5 +26,5 @@ export function useSignOut() {
     });
   };
 
-  return { signOut, pending, error };
+  return { signOut, pending, error, dismissError: () => setError(null) };
 }

@@ -1,6 +1,8 @@
 "use client";
 // The chat page's one client component: it owns the conversation's state (useWorkstreamChat),
 // the draft, history paging and scrolling, and lays out header, messages, status and composer.
+
+import { ArrowDownIcon } from "lucide-react";
 import { useEffect, useMemo, useRef } from "react";
 import type {
   ChatHistoryPage,
@@ -11,7 +13,6 @@ import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
 import { ConnectionBanner } from "./connection-banner";
 import { EmptyChat } from "./empty-chat";
-import { ArrowDownIcon } from "./icons";
 import { MessageList } from "./message-list";
 import { preloadMarkdown } from "./message-parts";
 import {

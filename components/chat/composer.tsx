@@ -4,10 +4,10 @@
 // spelled out under the box. The keyboard hint shows only where there is a keyboard (a fine
 // pointer). A disabled Send is drawn in the composer's quiet colours, not as a faded accent,
 // which in dark mode still looked pressable.
+import { ArrowUpIcon, SquareIcon as StopIcon } from "lucide-react";
 import { type KeyboardEvent, type Ref, useLayoutEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
-import { ArrowUpIcon, StopIcon } from "./icons";
 
 export const MAX_MESSAGE_CHARS = 32_000;
 
@@ -114,7 +114,7 @@ export function Composer({
             title="Stop (Esc)"
             className="w-8 px-0"
           >
-            {stopping ? null : <StopIcon className="size-3.5" />}
+            {stopping ? null : <StopIcon className="size-3.5" fill="currentColor" />}
           </Button>
         ) : (
           <Button

@@ -1,8 +1,9 @@
 "use client";
 // Says when the page is not connected: offline, reconnecting on its own, or lost (with a way to
 // try again). Nothing when all is well.
+
+import { WifiOffIcon as OfflineIcon } from "lucide-react";
 import { Spinner } from "@/components/ui/spinner";
-import { OfflineIcon } from "./icons";
 import type { ChatConnection } from "./use-workstream-chat";
 
 export function ConnectionBanner({

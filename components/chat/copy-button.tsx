@@ -1,8 +1,9 @@
 "use client";
 // Copies text to the clipboard and says so for a moment.
+
+import { CheckIcon as CheckSmallIcon, CopyIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { cx } from "@/components/ui/class-names";
-import { CheckSmallIcon, CopyIcon } from "./icons";
 
 export function CopyButton({
   text,

@@ -1,13 +1,11 @@
 // How an answer's numbers read: tokens, cost, duration and model, in one short line.
 import type { MessageMetadata } from "@/lib/chat-client/wire";
+import { formatCost } from "@/lib/format/cost";
 
 const count = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
 
-export function formatCost(usd: number): string {
-  if (usd === 0) return "$0";
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toFixed(2)}`;
-}
+// Costs are written the same way as in the admin console.
+export { formatCost };
 
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`;

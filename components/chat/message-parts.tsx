@@ -2,10 +2,10 @@
 // The parts of one message, each in its own form: text (markdown for answers), reasoning
 // (collapsed), tool calls, sources, files and data parts.
 import { isToolUIPart } from "ai";
+import { ChevronRightIcon } from "lucide-react";
 import dynamic from "next/dynamic";
 import { Suspense } from "react";
 import type { ChatMessage } from "@/lib/chat-client/wire";
-import { ChevronRightIcon } from "./icons";
 import { safeHref } from "./markdown/text";
 import { revealKey } from "./reveal-activity";
 import { ToolCall } from "./tool-call";

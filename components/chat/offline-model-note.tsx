@@ -1,10 +1,10 @@
 "use client";
 // The offline model, explained where a new person first meets it: a note in the empty chat
 // with a few things to try, a badge in the header, and the full trigger table in a dialog.
+
+import { XIcon as CloseIcon, SparklesIcon as SparkIcon } from "lucide-react";
 import { useRef } from "react";
 import { cx } from "@/components/ui/class-names";
-import { CloseIcon } from "@/components/ui/icons";
-import { SparkIcon } from "./icons";
 
 export type OfflineTrigger = { trigger: string; effect: string };
 

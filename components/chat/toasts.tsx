@@ -1,9 +1,9 @@
 "use client";
 // Transient notices for errors that are not the turn's own (a failed send, stop or page load):
 // the turn's failure has its place in the status line, with Retry.
+
+import { CircleAlertIcon as AlertIcon, XIcon as CloseIcon } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { CloseIcon } from "@/components/ui/icons";
-import { AlertIcon } from "./icons";
 
 export type Toast = { id: number; message: string; tone: "error" | "info" };
 

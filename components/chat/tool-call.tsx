@@ -2,9 +2,9 @@
 // A tool call inside an answer: which tool, how far it got, and — on demand — its input and
 // output (or error), as formatted JSON.
 import type { DynamicToolUIPart, ToolUIPart } from "ai";
+import { ChevronRightIcon, WrenchIcon as ToolIcon } from "lucide-react";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
-import { ChevronRightIcon, ToolIcon } from "./icons";
 
 type AnyToolPart = ToolUIPart | DynamicToolUIPart;
 

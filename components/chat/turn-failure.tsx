@@ -2,9 +2,9 @@
 // A failed reply, right under the message it belongs to (the last one): what went wrong and,
 // when the message can be sent again, Retry. The headline says "failed" once: a reason that
 // already says so stands alone.
+import { CircleAlertIcon as AlertIcon, RotateCcwIcon as RetryIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import type { TurnError } from "@/lib/chat-client/turn-status";
-import { AlertIcon, RetryIcon } from "./icons";
 
 export function failureText(error: TurnError | null): { lead: string | null; detail: string } {
   const detail = error?.message?.trim() || "Something went wrong.";

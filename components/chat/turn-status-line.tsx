@@ -4,11 +4,11 @@
 // message it belongs to (turn-failure.tsx), so here it is only named for screen readers. The
 // element always exists with `data-testid="turn-status"` and `data-state` = the turn's state,
 // and it says "completed" only once the answer is fully on screen (chat-state's displayedTurn).
+import { WifiOffIcon as OfflineIcon } from "lucide-react";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
 import type { TurnView } from "@/lib/chat-client/turn-status";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
-import { OfflineIcon } from "./icons";
 
 function activityText(turn: TurnView, agentName: string, writing: boolean): string {
   const activity = turn.activity;

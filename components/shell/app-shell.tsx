@@ -1,13 +1,15 @@
 "use client";
 // The signed-in frame: header (product, organization switcher, user menu), the sidebar and the
-// main area. From 768px up the sidebar is a column; below that it is a drawer behind the menu
-// button, which is modal while open (the rest of the page is inert) and closes with Escape, the
-// backdrop, the close button or a navigation.
+// main area. From 768px up the sidebar is a column; below that it is a drawer (a Radix dialog)
+// behind the menu button, modal while open, closed by Escape, the backdrop, the close button or
+// a navigation.
+
+import { XIcon as CloseIcon, MenuIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { cx } from "@/components/ui/class-names";
-import { CloseIcon, MenuIcon } from "@/components/ui/icons";
+import { type ReactNode, useRef, useState } from "react";
+import { Sheet, SheetClose, SheetContent, SheetTrigger } from "@/components/ui/sheet";
+import { useMediaQuery } from "@/components/ui/use-media-query";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { ProductMark } from "./product-mark";
 import type { ShellOrganization, ShellViewer } from "./types";
@@ -27,46 +29,20 @@ export function AppShell({
   children: ReactNode;
 }) {
   const [navOpen, setNavOpen] = useState(false);
-  const openButtonRef = useRef<HTMLButtonElement>(null);
   const closeButtonRef = useRef<HTMLButtonElement>(null);
+  // The server renders the desktop column (hidden by CSS on phones); phones then mount the
+  // sidebar only inside the open drawer, so it is never in the page twice.
+  const desktop = useMediaQuery(DESKTOP_QUERY, true);
 
-  // A navigation from inside the drawer closes it (state adjusted during render, not in an effect).
+  // A navigation from inside the drawer closes it (state adjusted during render, not in an
+  // effect), and so does growing past the breakpoint.
   const pathname = usePathname();
   const [shownPathname, setShownPathname] = useState(pathname);
   if (pathname !== shownPathname) {
     setShownPathname(pathname);
     setNavOpen(false);
   }
-
-  // Focus returns to the menu button after the drawer closes, once the header is no longer inert.
-  const returnFocus = useRef(false);
-  const closeNav = useCallback(() => {
-    returnFocus.current = true;
-    setNavOpen(false);
-  }, []);
-
-  useEffect(() => {
-    if (!navOpen) {
-      if (returnFocus.current) openButtonRef.current?.focus();
-      returnFocus.current = false;
-      return;
-    }
-    closeButtonRef.current?.focus();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === "Escape") closeNav();
-    };
-    // Growing past the breakpoint turns the drawer back into a column: nothing stays inert.
-    const desktop = window.matchMedia(DESKTOP_QUERY);
-    const onResize = () => {
-      if (desktop.matches) setNavOpen(false);
-    };
-    document.addEventListener("keydown", onKeyDown);
-    desktop.addEventListener("change", onResize);
-    return () => {
-      document.removeEventListener("keydown", onKeyDown);
-      desktop.removeEventListener("change", onResize);
-    };
-  }, [navOpen, closeNav]);
+  if (desktop && navOpen) setNavOpen(false);
 
   return (
     <div className="flex h-dvh flex-col overflow-hidden bg-bg">
@@ -77,21 +53,30 @@ export function AppShell({
         Skip to content
       </a>
 
-      <header
-        inert={navOpen}
-        className="flex h-14 shrink-0 items-center gap-1 border-b border-border bg-bg px-2 sm:gap-2 sm:px-3"
-      >
-        <button
-          ref={openButtonRef}
-          type="button"
-          aria-label="Open navigation"
-          aria-expanded={navOpen}
-          aria-controls="app-sidebar"
-          onClick={() => setNavOpen(true)}
-          className="flex size-9 shrink-0 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg md:hidden"
-        >
-          <MenuIcon className="size-[18px]" />
-        </button>
+      <header className="flex h-14 shrink-0 items-center gap-1 border-b border-border bg-bg px-2 sm:gap-2 sm:px-3">
+        <Sheet open={navOpen} onOpenChange={setNavOpen}>
+          <SheetTrigger
+            aria-label="Open navigation"
+            className="flex size-9 shrink-0 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg md:hidden"
+          >
+            <MenuIcon className="size-[18px]" />
+          </SheetTrigger>
+          {desktop ? null : (
+            <SheetContent id="app-sidebar" title="Navigation" initialFocus={closeButtonRef}>
+              <div className="flex h-14 shrink-0 items-center justify-between border-b border-border px-3">
+                <ProductLink alwaysShowName />
+                <SheetClose
+                  ref={closeButtonRef}
+                  aria-label="Close navigation"
+                  className="flex size-9 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg"
+                >
+                  <CloseIcon className="size-[18px]" />
+                </SheetClose>
+              </div>
+              {sidebar}
+            </SheetContent>
+          )}
+        </Sheet>
         <ProductLink />
         <span aria-hidden="true" className="shrink-0 text-lg font-light text-border-strong">
           /
@@ -107,49 +92,15 @@ export function AppShell({
       </header>
 
       <div className="relative flex min-h-0 flex-1">
-        {navOpen ? (
-          // The backdrop is a pointer target only; keyboard users close with Escape or the button.
+        {desktop ? (
           <div
-            aria-hidden="true"
-            onClick={closeNav}
-            className="fixed inset-0 z-40 bg-black/40 backdrop-blur-[1px] transition-opacity starting:opacity-0 md:hidden"
-          />
-        ) : null}
-        {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: role is "dialog" whenever these are set */}
-        <div
-          id="app-sidebar"
-          role={navOpen ? "dialog" : undefined}
-          aria-modal={navOpen || undefined}
-          aria-label={navOpen ? "Navigation" : undefined}
-          className={cx(
-            "flex flex-col border-border bg-bg-subtle",
-            // Phones: an off-canvas drawer, hidden from everyone until opened.
-            "max-md:fixed max-md:inset-y-0 max-md:left-0 max-md:z-50 max-md:w-[min(18rem,85vw)] max-md:border-r max-md:shadow-elevated",
-            // Visible at once when opening (so focus can move in), hidden only after sliding out.
-            "max-md:duration-200 max-md:ease-out motion-reduce:transition-none",
-            navOpen
-              ? "max-md:translate-x-0 max-md:transition-[translate]"
-              : "max-md:invisible max-md:-translate-x-full max-md:transition-[translate,visibility]",
-            // Desktop: a fixed-width column.
-            "md:w-64 md:shrink-0 md:border-r",
-          )}
-        >
-          <div className="flex h-14 shrink-0 items-center justify-between border-b border-border px-3 md:hidden">
-            <ProductLink alwaysShowName />
-            <button
-              ref={closeButtonRef}
-              type="button"
-              aria-label="Close navigation"
-              onClick={closeNav}
-              className="flex size-9 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg"
-            >
-              <CloseIcon className="size-[18px]" />
-            </button>
+            id="app-sidebar"
+            className="flex w-64 shrink-0 flex-col border-r border-border bg-bg-subtle max-md:hidden"
+          >
+            {sidebar}
           </div>
-          {sidebar}
-        </div>
-
-        <main id="main" tabIndex={-1} inert={navOpen} className="min-w-0 flex-1 overflow-y-auto">
+        ) : null}
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto">
           {children}
         </main>
       </div>

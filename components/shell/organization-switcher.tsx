@@ -1,21 +1,25 @@
 "use client";
+import {
+  ChevronsUpDownIcon as ChevronUpDownIcon,
+  Settings2Icon as SettingsIcon,
+} from "lucide-react";
 // Switches the session's active organization. better-auth stores the choice on the session; the
 // whole tree is then re-rendered from the server, starting at the home page of that organization.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { cx } from "@/components/ui/class-names";
-import { ChevronUpDownIcon, SettingsIcon } from "@/components/ui/icons";
 import {
   Menu,
   MenuContent,
-  MenuGroup,
   MenuItemRadio,
   MenuLinkItem,
+  MenuRadioGroup,
   MenuSeparator,
   MenuTrigger,
 } from "@/components/ui/menu";
 import { Spinner } from "@/components/ui/spinner";
-import { authClient } from "@/lib/auth/client";
+import { ActionError } from "./action-error";
+import { setActiveOrganizationRequest } from "./auth-requests";
 import { ROLE_LABELS } from "./names";
 import type { ShellOrganization } from "./types";
 
@@ -49,13 +53,12 @@ export function OrganizationSwitcher({
   const switchTo = (organizationId: string) => {
     setError(null);
     startTransition(async () => {
-      try {
-        const result = await authClient.organization.setActive({ organizationId });
-        if (result.error) {
-          setError("Couldn't switch organization. Try again.");
-          return;
-        }
-      } catch {
+      const result = await setActiveOrganizationRequest(organizationId);
+      if (result === "refused") {
+        setError("Couldn't switch organization. Try again.");
+        return;
+      }
+      if (result === "unreachable") {
         setError("Couldn't reach Workstreams. Check your connection and try again.");
         return;
       }
@@ -65,54 +68,44 @@ export function OrganizationSwitcher({
   };
 
   return (
-    <Menu className="min-w-0">
-      <MenuTrigger
-        aria-label="Organization"
-        aria-busy={pending || undefined}
-        className="flex h-9 min-w-0 max-w-full items-center gap-2 rounded-lg px-1.5 text-sm font-medium text-fg transition-colors hover:bg-bg-muted aria-expanded:bg-bg-muted sm:px-2"
-      >
-        <OrganizationMark name={currentName} className="max-sm:hidden" />
-        <span className="truncate">{currentName}</span>
-        {pending ? (
-          <Spinner className="size-3.5 shrink-0 text-fg-subtle" />
-        ) : (
-          <ChevronUpDownIcon className="size-3.5 shrink-0 text-fg-subtle" />
-        )}
-      </MenuTrigger>
-      <MenuContent>
-        <MenuGroup label="Organizations">
-          {organizations.map((organization) => (
-            <MenuItemRadio
-              key={organization.id}
-              checked={organization.id === currentId}
-              onSelect={() => switchTo(organization.id)}
-            >
-              <span className="flex min-w-0 items-center gap-2.5">
-                <OrganizationMark name={organization.name} className="size-5 text-[10px]" />
-                <span className="min-w-0">
-                  <span className="block truncate">{organization.name}</span>
-                  <span className="block text-xs text-fg-subtle">
-                    {ROLE_LABELS[organization.role]}
+    <ActionError error={error} onDismiss={() => setError(null)} align="start">
+      <Menu className="min-w-0">
+        <MenuTrigger
+          aria-label="Organization"
+          aria-busy={pending || undefined}
+          className="flex h-9 min-w-0 max-w-full items-center gap-2 rounded-lg px-1.5 text-sm font-medium text-fg transition-colors hover:bg-bg-muted aria-expanded:bg-bg-muted sm:px-2"
+        >
+          <OrganizationMark name={currentName} className="max-sm:hidden" />
+          <span className="truncate">{currentName}</span>
+          {pending ? (
+            <Spinner className="size-3.5 shrink-0 text-fg-subtle" />
+          ) : (
+            <ChevronUpDownIcon className="size-3.5 shrink-0 text-fg-subtle" />
+          )}
+        </MenuTrigger>
+        <MenuContent>
+          <MenuRadioGroup label="Organizations" value={currentId} onValueChange={switchTo}>
+            {organizations.map((organization) => (
+              <MenuItemRadio key={organization.id} value={organization.id}>
+                <span className="flex min-w-0 items-center gap-2.5">
+                  <OrganizationMark name={organization.name} className="size-5 text-[10px]" />
+                  <span className="min-w-0">
+                    <span className="block truncate">{organization.name}</span>
+                    <span className="block text-xs text-fg-subtle">
+                      {ROLE_LABELS[organization.role]}
+                    </span>
                   </span>
                 </span>
-              </span>
-            </MenuItemRadio>
-          ))}
-        </MenuGroup>
-        <MenuSeparator />
-        <MenuLinkItem href={`/organizations/${currentId}`}>
-          <SettingsIcon className="size-4 text-fg-subtle" />
-          Organization settings
-        </MenuLinkItem>
-      </MenuContent>
-      {error ? (
-        <p
-          role="alert"
-          className="absolute top-full left-0 z-40 mt-1.5 w-64 rounded-lg border border-danger-border bg-danger-subtle px-3 py-2 text-[13px] text-danger"
-        >
-          {error}
-        </p>
-      ) : null}
-    </Menu>
+              </MenuItemRadio>
+            ))}
+          </MenuRadioGroup>
+          <MenuSeparator />
+          <MenuLinkItem href={`/organizations/${currentId}`}>
+            <SettingsIcon className="size-4 text-fg-subtle" />
+            Organization settings
+          </MenuLinkItem>
+        </MenuContent>
+      </Menu>
+    </ActionError>
   );
 }

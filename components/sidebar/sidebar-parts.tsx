@@ -1,12 +1,13 @@
-// The sidebar's static parts: section headings, agent tiles, the onboarding card and the recent
-// activity list.
+// The sidebar's static parts: section headings, agent tiles and chips, the onboarding card and
+// the recent activity list.
+
+import { PinIcon, SparklesIcon as SparkIcon } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
-import type { ActivityEntry } from "@/lib/workstreams/types";
-import { PinIcon, SparkIcon } from "./icons";
-import { LastActive } from "./workstream-row";
+import type { ActivityEntry, WorkstreamSummary } from "@/lib/workstreams/types";
+import { LastActive, RunningDot } from "./workstream-row";
 
 export function Section({
   id,
@@ -20,8 +21,8 @@ export function Section({
   children: ReactNode;
 }) {
   return (
-    <section aria-labelledby={id} className="mt-5 first:mt-0">
-      <div className="flex h-7 items-center justify-between gap-2 px-2">
+    <section aria-labelledby={id} className="mt-3 first:mt-0">
+      <div className="flex h-7 items-center justify-between gap-2 pl-2">
         <h2 id={id} className="text-xs font-medium text-fg-subtle">
           {title}
         </h2>
@@ -101,21 +102,53 @@ export function ActivityList({ entries, now }: { entries: ActivityEntry[]; now: 
     <ul className="space-y-px">
       {entries.map((entry) => (
         <li key={entry.workstreamId}>
+          {/* One line each: the title, what happened (cut short, whole in the tooltip), when. */}
           <Link
             href={`/w/${encodeURIComponent(entry.workstreamId)}`}
             data-sidebar-item=""
-            className="block rounded-lg px-2 py-1.5 text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg"
+            title={entry.summary}
+            className="flex h-7 items-center gap-2 rounded-lg px-2 text-[13px] text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg"
           >
-            <span className="flex items-center gap-2">
-              <span className="min-w-0 flex-1 truncate text-[13px] text-fg">{entry.title}</span>
-              <LastActive iso={entry.occurredAt} now={now} />
+            <span className="min-w-0 flex-1 truncate">
+              <span className="text-fg">{entry.title}</span>
+              <span className="text-fg-subtle"> · {entry.summary}</span>
             </span>
-            <span className="mt-0.5 block truncate text-[12px] text-fg-subtle">
-              {entry.summary}
-            </span>
+            <LastActive iso={entry.occurredAt} now={now} />
           </Link>
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A direct workstream with an agent, as a compact tile in a two-column grid. */
+export function AgentChip({
+  workstream,
+  active,
+  index,
+}: {
+  workstream: WorkstreamSummary;
+  active: boolean;
+  index: number;
+}) {
+  return (
+    <li className="min-w-0">
+      <Link
+        href={`/w/${encodeURIComponent(workstream.id)}`}
+        data-sidebar-item=""
+        data-workstream-id={workstream.id}
+        aria-current={active ? "page" : undefined}
+        className={cx(
+          "flex h-7 min-w-0 items-center gap-2 rounded-lg px-2 text-[13px] transition-colors",
+          active
+            ? "bg-bg-muted font-medium text-fg"
+            : "text-fg-muted hover:bg-bg-muted hover:text-fg",
+        )}
+      >
+        <AgentTile name={workstream.title} index={index} />
+        <span className="min-w-0 flex-1 truncate">{workstream.title}</span>
+        <RunningDot running={workstream.isRunning} />
+      </Link>
+    </li>
   );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
-import { ACTIVITY_LIMIT, type SidebarState, sidebarReducer } from "./sidebar-state";
+import {
+  ACTIVITY_LIMIT,
+  SHOWN_ACTIVITY,
+  type SidebarState,
+  shownActivity,
+  sidebarReducer,
+} from "./sidebar-state";
 
 function ws(id: string, overrides: Partial<WorkstreamSummary> = {}): WorkstreamSummary {
   return {
@@ -91,5 +97,26 @@ describe("sidebarReducer", () => {
     });
     expect(next.groups.map((item) => item.id)).toEqual(["a", "b", "c"]);
     expect([next.page, next.hasMore]).toEqual([2, false]);
+  });
+});
+
+describe("shownActivity", () => {
+  const entry = (workstreamId: string, second: number) => ({
+    workstreamId,
+    title: workstreamId,
+    mode: "group" as const,
+    core: false,
+    summary: "s",
+    occurredAt: `2026-03-01T00:00:${String(second).padStart(2, "0")}.000Z`,
+  });
+
+  it("UI10 shows at most three entries and none for a workstream listed below", () => {
+    const state = {
+      groups: [ws("listed")],
+      activity: [entry("a", 9), entry("listed", 8), entry("b", 7), entry("c", 6), entry("d", 5)],
+    };
+    const shown = shownActivity(state);
+    expect(shown.map((item) => item.workstreamId)).toEqual(["a", "b", "c"]);
+    expect(shown).toHaveLength(SHOWN_ACTIVITY);
   });
 });

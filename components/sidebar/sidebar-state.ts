@@ -113,3 +113,15 @@ export function sidebarReducer(state: SidebarState, action: SidebarAction): Side
       return action.state;
   }
 }
+
+/** How many recent-activity entries the sidebar shows. */
+export const SHOWN_ACTIVITY = 3;
+
+/**
+ * The recent-activity entries worth showing: the newest few whose workstream is not already a
+ * row of the group list below them (that row shows its own time; the entry would repeat it).
+ */
+export function shownActivity(state: Pick<SidebarState, "activity" | "groups">): ActivityEntry[] {
+  const listed = new Set(state.groups.map((workstream) => workstream.id));
+  return state.activity.filter((entry) => !listed.has(entry.workstreamId)).slice(0, SHOWN_ACTIVITY);
+}

@@ -1,4 +1,11 @@
 "use client";
+import {
+  ArchiveIcon,
+  EllipsisIcon as MoreIcon,
+  PencilIcon,
+  Trash2Icon as TrashIcon,
+  ArchiveRestoreIcon as UnarchiveIcon,
+} from "lucide-react";
 // One workstream in the sidebar: a link to its chat with a running indicator and the time of
 // its last activity; standard group workstreams also get a menu (rename, archive or unarchive,
 // delete) and can be renamed inline (F2 or the menu; Enter saves, Escape cancels).
@@ -6,8 +13,8 @@ import Link from "next/link";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { cx } from "@/components/ui/class-names";
 import { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from "@/components/ui/menu";
+import { Tooltip } from "@/components/ui/tooltip";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
-import { ArchiveIcon, MoreIcon, PencilIcon, TrashIcon, UnarchiveIcon } from "./icons";
 import { formatRelativeTime } from "./relative-time";
 
 export type RowActions = {
@@ -67,11 +74,13 @@ export function WorkstreamRow({
         data-renamable={actions ? "" : undefined}
         aria-current={active ? "page" : undefined}
         className={cx(
-          "flex h-8 min-w-0 flex-1 items-center gap-2 rounded-lg px-2 text-[13px] transition-colors",
+          "flex h-7 min-w-0 flex-1 items-center gap-2 rounded-lg px-2 text-[13px] transition-colors",
           active
             ? "bg-bg-muted font-medium text-fg"
             : "text-fg-muted hover:bg-bg-muted hover:text-fg",
           archived && "text-fg-subtle",
+          // Touch screens have no hover: the menu button is always shown, beside the time.
+          actions && "[@media(hover:none)]:pr-8",
         )}
       >
         {leading}
@@ -92,7 +101,8 @@ export function WorkstreamRow({
 }
 
 /**
- * The relative time, its place reserved before it is known; the row's menu button covers it.
+ * The relative time, its place reserved before it is known. With a pointer that hovers, the row's
+ * menu button covers it on hover; on touch screens both are shown side by side.
  * `className` replaces the default text size.
  */
 export function LastActive({
@@ -114,7 +124,7 @@ export function LastActive({
         "min-w-6 shrink-0 text-right tabular-nums text-fg-subtle",
         className ?? "text-[11px]",
         hideOnHover &&
-          "group-focus-within/row:invisible group-hover/row:invisible [@media(hover:none)]:invisible",
+          "[@media(hover:hover)]:group-focus-within/row:invisible [@media(hover:hover)]:group-hover/row:invisible",
       )}
     >
       {now ? formatRelativeTime(iso, now) : ""}
@@ -134,14 +144,16 @@ function RowMenu({
   const archived = workstream.status === "archived";
   return (
     // Positioned by a wrapper: the menu's own root is `relative` (its popup's anchor).
-    <div className="absolute top-1 right-1">
+    <div className="absolute top-0.5 right-1">
       <Menu>
-        <MenuTrigger
-          aria-label={`Actions for ${workstream.title}`}
-          className="flex size-6 items-center justify-center rounded-md text-fg-subtle opacity-0 transition-opacity hover:bg-bg-elevated hover:text-fg group-focus-within/row:opacity-100 group-hover/row:opacity-100 aria-expanded:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100"
-        >
-          <MoreIcon />
-        </MenuTrigger>
+        <Tooltip label={archived ? "Rename, unarchive or delete" : "Rename or archive"}>
+          <MenuTrigger
+            aria-label={`Actions for ${workstream.title}`}
+            className="flex size-6 items-center justify-center rounded-md text-fg-subtle opacity-0 transition-opacity hover:bg-bg-elevated hover:text-fg group-focus-within/row:opacity-100 group-hover/row:opacity-100 aria-expanded:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100"
+          >
+            <MoreIcon className="size-4" />
+          </MenuTrigger>
+        </Tooltip>
         <MenuContent align="end" className="w-44!">
           <MenuItem onSelect={onRename}>
             <PencilIcon className="size-4 text-fg-subtle" />
@@ -231,7 +243,7 @@ function RenameField({
             onDone();
           }
         }}
-        className="h-8 w-full rounded-lg border border-accent bg-bg px-2 text-[13px] text-fg shadow-sm ring-3 ring-accent/20 outline-none aria-invalid:border-danger aria-invalid:ring-danger/20"
+        className="h-7 w-full rounded-lg border border-accent bg-bg px-2 text-[13px] text-fg shadow-sm ring-3 ring-accent/20 outline-none aria-invalid:border-danger aria-invalid:ring-danger/20"
       />
       {error ? (
         <p

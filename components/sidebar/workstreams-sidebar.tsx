@@ -1,29 +1,32 @@
 "use client";
 // The workstreams sidebar: "New workstream", onboarding, direct agents, core workstreams, recent
 // activity and group workstreams (15 a page, more on scroll, archived on request), kept live by
-// the member's live channel. The server layout loads the first paint (lib/workstreams/sidebar).
+// the member's live channel (state in SidebarProvider). The server layout loads the first paint
+// (lib/workstreams/sidebar).
+
+import { PlusIcon, ShieldIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
-import type { SidebarData } from "@/lib/workstreams/sidebar";
-import { ConfirmDialog } from "./confirm-dialog";
-import { PlusIcon, ShieldIcon } from "./icons";
-import { ActivityList, AgentTile, CoreTile, OnboardingCard, Section } from "./sidebar-parts";
+import { Tooltip } from "@/components/ui/tooltip";
+import { ActivityList, AgentChip, CoreTile, OnboardingCard, Section } from "./sidebar-parts";
+import { useSidebarContext } from "./sidebar-provider";
+import { shownActivity } from "./sidebar-state";
 import { useNow } from "./use-now";
-import { useSidebar } from "./use-sidebar";
 import { sidebarKeyHandler } from "./use-sidebar-keys";
 import { WorkstreamRow } from "./workstream-row";
 
-export function WorkstreamsSidebar({ data }: { data: SidebarData }) {
-  const sidebar = useSidebar(data);
+export function WorkstreamsSidebar() {
+  const { data, sidebar } = useSidebarContext();
   const { state, actions } = sidebar;
   const now = useNow();
   const pathname = usePathname();
   const rootRef = useRef<HTMLDivElement>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
   const lastEdited = useRef<string | null>(null);
+  const activity = shownActivity(state);
   const agentIndex = new Map(data.agents.map((agent, index) => [agent.id, index]));
 
   // After an inline rename, focus goes back to the workstream's link.
@@ -51,16 +54,6 @@ export function WorkstreamsSidebar({ data }: { data: SidebarData }) {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: arrow keys move between the links inside
     <div ref={rootRef} className="flex flex-col" onKeyDown={sidebarKeyHandler(setEditingId)}>
-      <Button
-        variant="secondary"
-        size="sm"
-        className="w-full justify-start"
-        pending={sidebar.creating}
-        onClick={() => void sidebar.create()}
-      >
-        <PlusIcon className="size-3.5" />
-        New workstream
-      </Button>
       {sidebar.error ? (
         <p
           role="alert"
@@ -80,28 +73,21 @@ export function WorkstreamsSidebar({ data }: { data: SidebarData }) {
         />
       ) : null}
 
-      <div className="mt-4">
-        <Section id="sidebar-agents" title="Agents">
-          <ul className="space-y-px">
+      {/* Dense on purpose: the group list starts in the top half of a laptop screen. */}
+      <div className="mt-1 first:mt-0">
+        <Section id="sidebar-pinned" title="Pinned">
+          <ul className="grid grid-cols-2 gap-1">
             {state.direct.map((workstream) => (
-              <WorkstreamRow
+              <AgentChip
                 key={workstream.id}
                 workstream={workstream}
-                leading={
-                  <AgentTile
-                    name={workstream.title}
-                    index={agentIndex.get(workstream.agentId) ?? 0}
-                  />
-                }
-                {...rowProps(workstream.id)}
+                active={sidebar.currentId === workstream.id}
+                index={agentIndex.get(workstream.agentId) ?? 0}
               />
             ))}
           </ul>
-        </Section>
-
-        {state.core.length > 0 ? (
-          <Section id="sidebar-core" title="Core">
-            <ul className="space-y-px">
+          {state.core.length > 0 ? (
+            <ul className="mt-1 space-y-px">
               {state.core.map((workstream) => (
                 <WorkstreamRow
                   key={workstream.id}
@@ -111,12 +97,12 @@ export function WorkstreamsSidebar({ data }: { data: SidebarData }) {
                 />
               ))}
             </ul>
-          </Section>
-        ) : null}
+          ) : null}
+        </Section>
 
-        {state.activity.length > 0 ? (
+        {activity.length > 0 ? (
           <Section id="sidebar-recent" title="Recent activity">
-            <ActivityList entries={state.activity} now={now} />
+            <ActivityList entries={activity} now={now} />
           </Section>
         ) : null}
 
@@ -124,15 +110,30 @@ export function WorkstreamsSidebar({ data }: { data: SidebarData }) {
           id="sidebar-groups"
           title="Workstreams"
           action={
-            <label className="flex cursor-pointer items-center gap-1.5 text-[11px] text-fg-subtle hover:text-fg-muted">
-              <input
-                type="checkbox"
-                checked={state.showArchived}
-                onChange={(event) => void sidebar.toggleArchived(event.target.checked)}
-                className="size-3 accent-[var(--accent)]"
-              />
-              Show archived
-            </label>
+            <span className="flex items-center gap-2">
+              <label className="flex cursor-pointer items-center gap-1.5 text-[11px] text-fg-subtle hover:text-fg-muted">
+                <input
+                  type="checkbox"
+                  checked={state.showArchived}
+                  onChange={(event) => void sidebar.toggleArchived(event.target.checked)}
+                  className="size-3 accent-[var(--accent)]"
+                />
+                Show archived
+              </label>
+              <Tooltip label="New workstream">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label="New workstream"
+                  className="h-6 gap-1 px-1.5 text-[12px]"
+                  pending={sidebar.creating}
+                  onClick={() => void sidebar.create()}
+                >
+                  {sidebar.creating ? null : <PlusIcon className="size-3.5" />}
+                  New
+                </Button>
+              </Tooltip>
+            </span>
           }
         >
           {state.groups.length === 0 ? (
@@ -170,14 +171,6 @@ export function WorkstreamsSidebar({ data }: { data: SidebarData }) {
           </Link>
         </div>
       ) : null}
-
-      <ConfirmDialog
-        request={sidebar.confirm.request}
-        pending={sidebar.confirm.pending}
-        error={sidebar.confirm.error}
-        onCancel={sidebar.confirm.cancel}
-        onConfirm={() => void sidebar.confirm.run()}
-      />
     </div>
   );
 }
