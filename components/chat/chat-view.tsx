@@ -121,7 +121,9 @@ export function ChatView({
           title={title}
           agentName={agentName}
           subtitle={
-            workstream.mode === "direct" ? `Direct workstream with ${agentName}` : "Workstream"
+            workstream.mode === "direct"
+              ? `Direct workstream with ${agentName}`
+              : `Workstream led by ${agentName}`
           }
           actions={offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
         />
@@ -154,14 +156,14 @@ export function ChatView({
             </EmptyChat>
           }
         />
-        <div className="relative shrink-0 px-3 pt-1 pb-3 sm:px-6 sm:pb-4">
-          <div className="mx-auto w-full max-w-3xl">
+        <div className="relative shrink-0 pt-1 pb-3 sm:pb-4">
+          <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
             {awayFromBottom && chat.messages.length > 0 ? (
               <button
                 type="button"
                 onClick={() => scrollToBottom("smooth")}
                 aria-label="Jump to the latest message"
-                className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg"
+                className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
               >
                 <ArrowDownIcon className="size-4" />
               </button>

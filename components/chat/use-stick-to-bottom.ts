@@ -28,6 +28,9 @@ export function useStickToBottom(
     };
     const observer = new ResizeObserver(() => {
       if (pinned.current) element.scrollTop = element.scrollHeight;
+      // A taller view or shorter content can bring the end into view without a scroll event;
+      // "away from bottom" (and the Jump to latest button) must not outlive that.
+      else onScroll();
     });
     element.addEventListener("scroll", onScroll, { passive: true });
     observer.observe(content);

@@ -8,6 +8,7 @@ import { XIcon as CloseIcon, MenuIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { type ReactNode, useRef, useState } from "react";
+import { cx } from "@/components/ui/class-names";
 import { Sheet, SheetClose, SheetContent, SheetTrigger } from "@/components/ui/sheet";
 import { useMediaQuery } from "@/components/ui/use-media-query";
 import { OrganizationSwitcher } from "./organization-switcher";
@@ -43,6 +44,9 @@ export function AppShell({
     setNavOpen(false);
   }
   if (desktop && navOpen) setNavOpen(false);
+  // On a phone, a chat page's own header (agent and title) shares the top bar: the menu and user
+  // buttons float over its ends, and the organization switcher moves into the drawer.
+  const chatRoute = pathname.startsWith("/w/");
 
   return (
     <div className="flex h-dvh flex-col overflow-hidden bg-bg">
@@ -53,7 +57,14 @@ export function AppShell({
         Skip to content
       </a>
 
-      <header className="flex h-14 shrink-0 items-center gap-1 border-b border-border bg-bg px-2 sm:gap-2 sm:px-3">
+      <header
+        data-chat-route={chatRoute || undefined}
+        className={cx(
+          "flex h-14 shrink-0 items-center gap-1 border-b border-border bg-bg px-2 sm:gap-2 sm:px-3",
+          chatRoute &&
+            "max-md:pointer-events-none max-md:absolute max-md:inset-x-0 max-md:top-0 max-md:z-30 max-md:border-transparent max-md:bg-transparent max-md:*:pointer-events-auto",
+        )}
+      >
         <Sheet open={navOpen} onOpenChange={setNavOpen}>
           <SheetTrigger
             aria-label="Open navigation"
@@ -73,19 +84,30 @@ export function AppShell({
                   <CloseIcon className="size-[18px]" />
                 </SheetClose>
               </div>
+              <div className="border-b border-border px-3 py-2">
+                <OrganizationSwitcher
+                  currentId={viewer.organizationId}
+                  currentName={viewer.organizationName}
+                  organizations={organizations}
+                />
+              </div>
               {sidebar}
             </SheetContent>
           )}
         </Sheet>
-        <ProductLink />
-        <span aria-hidden="true" className="shrink-0 text-lg font-light text-border-strong">
-          /
-        </span>
-        <OrganizationSwitcher
-          currentId={viewer.organizationId}
-          currentName={viewer.organizationName}
-          organizations={organizations}
-        />
+        <div
+          className={cx("flex min-w-0 items-center gap-1 sm:gap-2", chatRoute && "max-md:hidden")}
+        >
+          <ProductLink />
+          <span aria-hidden="true" className="shrink-0 text-lg font-light text-border-strong">
+            /
+          </span>
+          <OrganizationSwitcher
+            currentId={viewer.organizationId}
+            currentName={viewer.organizationName}
+            organizations={organizations}
+          />
+        </div>
         <div className="ml-auto shrink-0 pl-1">
           <UserMenu viewer={viewer} />
         </div>

@@ -124,7 +124,9 @@ export function LastActive({
         "min-w-6 shrink-0 text-right tabular-nums text-fg-subtle",
         className ?? "text-[11px]",
         hideOnHover &&
-          "[@media(hover:hover)]:group-focus-within/row:invisible [@media(hover:hover)]:group-hover/row:invisible",
+          // Hidden under the menu button while it shows (hover, focus, or its menu open: the
+          // popup is elsewhere in the page, so focus is then not within the row).
+          "[@media(hover:hover)]:group-focus-within/row:invisible [@media(hover:hover)]:group-hover/row:invisible [@media(hover:hover)]:group-has-[[aria-expanded=true]]/row:invisible",
       )}
     >
       {now ? formatRelativeTime(iso, now) : ""}

@@ -74,7 +74,7 @@ export function WorkstreamsSidebar() {
       ) : null}
 
       {/* Dense on purpose: the group list starts in the top half of a laptop screen. */}
-      <div className="mt-1 first:mt-0">
+      <div className="mt-4 first:mt-0">
         <Section id="sidebar-pinned" title="Pinned">
           <ul className="grid grid-cols-2 gap-1">
             {state.direct.map((workstream) => (
@@ -110,30 +110,19 @@ export function WorkstreamsSidebar() {
           id="sidebar-groups"
           title="Workstreams"
           action={
-            <span className="flex items-center gap-2">
-              <label className="flex cursor-pointer items-center gap-1.5 text-[11px] text-fg-subtle hover:text-fg-muted">
-                <input
-                  type="checkbox"
-                  checked={state.showArchived}
-                  onChange={(event) => void sidebar.toggleArchived(event.target.checked)}
-                  className="size-3 accent-[var(--accent)]"
-                />
-                Show archived
-              </label>
-              <Tooltip label="New workstream">
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  aria-label="New workstream"
-                  className="h-6 gap-1 px-1.5 text-[12px]"
-                  pending={sidebar.creating}
-                  onClick={() => void sidebar.create()}
-                >
-                  {sidebar.creating ? null : <PlusIcon className="size-3.5" />}
-                  New
-                </Button>
-              </Tooltip>
-            </span>
+            <Tooltip label="New workstream">
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label="New workstream"
+                className="h-6 gap-1 px-1.5 text-[12px]"
+                pending={sidebar.creating}
+                onClick={() => void sidebar.create()}
+              >
+                {sidebar.creating ? null : <PlusIcon className="size-3.5" />}
+                New
+              </Button>
+            </Tooltip>
           }
         >
           {state.groups.length === 0 ? (
@@ -155,6 +144,15 @@ export function WorkstreamsSidebar() {
           {state.hasMore ? (
             <LoadMore loading={sidebar.loadingMore} onLoad={() => void sidebar.loadMore()} />
           ) : null}
+          <label className="mt-1 flex h-7 w-fit cursor-pointer items-center gap-1.5 px-2 text-[12px] text-fg-subtle hover:text-fg-muted">
+            <input
+              type="checkbox"
+              checked={state.showArchived}
+              onChange={(event) => void sidebar.toggleArchived(event.target.checked)}
+              className="size-3 accent-[var(--accent)]"
+            />
+            Show archived
+          </label>
         </Section>
       </div>
 

@@ -68,7 +68,7 @@ const itemClasses =
   "outline-none data-highlighted:bg-bg-muted data-disabled:opacity-50";
 
 type MenuItemProps = Omit<ComponentProps<"div">, "onSelect" | "role" | "ref"> & {
-  /** Runs when the item is chosen (click, Enter or Space); the menu closes first. */
+  /** Runs when the item is chosen (click, Enter or Space), after the menu has closed. */
   onSelect?: () => void;
   disabled?: boolean;
 };
@@ -77,7 +77,11 @@ export function MenuItem({ onSelect, className, children, ...rest }: MenuItemPro
   return (
     <DropdownMenu.Item
       className={cx(itemClasses, className)}
-      onSelect={() => onSelect?.()}
+      // Runs once the menu has closed and given focus back to its trigger, so a dialog or field
+      // the item opens takes focus from there (and a dialog returns it there on closing).
+      onSelect={() => {
+        if (onSelect) setTimeout(onSelect, 0);
+      }}
       {...rest}
     >
       {children}

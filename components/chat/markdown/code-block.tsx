@@ -2,7 +2,8 @@
 // A fenced code block: language label, Copy, and the code. It renders as plain monospace at
 // once; once the block is complete and on screen, highlighting loads with import() and
 // replaces it.
-import { useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
+import { cx } from "@/components/ui/class-names";
 import { CopyButton } from "../copy-button";
 
 type Highlighted = { code: string; html: string };
@@ -48,6 +49,8 @@ export function CodeBlock({
   }, [code, language, complete]);
 
   const html = highlighted?.code === code ? highlighted.html : null;
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const more = useMoreToTheRight(scrollerRef, html ?? code);
   return (
     <div
       ref={ref}
@@ -57,18 +60,57 @@ export function CodeBlock({
         <span className="font-mono text-xs text-fg-subtle">{label}</span>
         <CopyButton text={code} label="Copy code" />
       </div>
-      {html ? (
+      <div className="relative">
         <div
-          className="overflow-x-auto text-[13px] leading-relaxed [&_code]:font-mono [&_pre]:!bg-transparent [&_pre]:px-4 [&_pre]:py-3 [&_pre]:outline-none [&_span]:text-(--shiki-light) dark:[&_span]:text-(--shiki-dark)"
-          // Shiki escapes the code; the markup is only its own spans.
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: highlighted by shiki, see above
-          dangerouslySetInnerHTML={{ __html: html }}
+          ref={scrollerRef}
+          className="overflow-x-auto"
+          // Scrollable by keyboard too, when the code is wider than the column.
+          tabIndex={more ? 0 : undefined}
+        >
+          {html ? (
+            <div
+              className="text-[13px] leading-relaxed [&_code]:font-mono [&_pre]:!bg-transparent [&_pre]:px-4 [&_pre]:py-3 [&_pre]:outline-none [&_span]:text-(--shiki-light) dark:[&_span]:text-(--shiki-dark)"
+              // Shiki escapes the code; the markup is only its own spans.
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: highlighted by shiki, see above
+              dangerouslySetInnerHTML={{ __html: html }}
+            />
+          ) : (
+            <pre className="px-4 py-3 text-[13px] leading-relaxed">
+              <code className="font-mono text-fg">{code}</code>
+            </pre>
+          )}
+        </div>
+        {/* The scroll cue: lines run on past the right edge (touch screens show no scrollbar). */}
+        <div
+          aria-hidden="true"
+          data-scroll-cue=""
+          className={cx(
+            "pointer-events-none absolute inset-y-0 right-0 w-10 bg-linear-to-l from-bg-subtle to-transparent transition-opacity duration-150",
+            more ? "opacity-100" : "opacity-0",
+          )}
         />
-      ) : (
-        <pre className="overflow-x-auto px-4 py-3 text-[13px] leading-relaxed">
-          <code className="font-mono text-fg">{code}</code>
-        </pre>
-      )}
+      </div>
     </div>
   );
+}
+
+/** Whether the element's content runs on past its right edge (and is not scrolled to the end). */
+function useMoreToTheRight(ref: RefObject<HTMLElement | null>, content: string): boolean {
+  const [more, setMore] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure when the content changes
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () =>
+      setMore(element.scrollLeft + element.clientWidth < element.scrollWidth - 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    element.addEventListener("scroll", measure, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener("scroll", measure);
+    };
+  }, [ref, content]);
+  return more;
 }
