@@ -1,8 +1,12 @@
 "use client";
 // An error from a header menu's action (sign out, switch organization), shown in a popover under
 // the menu's trigger: announced, kept on screen, and dismissed with Escape or a click elsewhere.
-import type { ReactNode } from "react";
-import { Popover, PopoverAnchor, PopoverContent } from "@/components/ui/popover";
+// The popover's code loads only when an error happens.
+import { lazy, type ReactNode, Suspense, useRef } from "react";
+
+const ActionErrorPopover = lazy(() =>
+  import("./action-error-popover").then((module) => ({ default: module.ActionErrorPopover })),
+);
 
 export function ActionError({
   error,
@@ -16,24 +20,27 @@ export function ActionError({
   /** The menu the error belongs to; the popover points at it. */
   children: ReactNode;
 }) {
+  const anchorRef = useRef<HTMLDivElement>(null);
   return (
-    <Popover
-      open={error !== null}
-      onOpenChange={(open) => {
-        if (!open) onDismiss();
-      }}
-    >
-      <PopoverAnchor asChild>
-        <div className="min-w-0">{children}</div>
-      </PopoverAnchor>
-      <PopoverContent
-        align={align}
-        keepFocus
-        role="alert"
-        className="border-danger-border bg-danger-subtle text-danger"
-      >
-        {error}
-      </PopoverContent>
-    </Popover>
+    <div ref={anchorRef} className="min-w-0">
+      {children}
+      {error ? (
+        // While the popover loads, the error is still announced.
+        <Suspense
+          fallback={
+            <p role="alert" className="sr-only">
+              {error}
+            </p>
+          }
+        >
+          <ActionErrorPopover
+            anchorRef={anchorRef}
+            error={error}
+            onDismiss={onDismiss}
+            align={align}
+          />
+        </Suspense>
+      ) : null}
+    </div>
   );
 }

@@ -7,9 +7,8 @@
 import { XIcon as CloseIcon, MenuIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { type ReactNode, useRef, useState } from "react";
+import { lazy, type ReactNode, Suspense, useRef, useState } from "react";
 import { cx } from "@/components/ui/class-names";
-import { Sheet, SheetClose, SheetContent, SheetTrigger } from "@/components/ui/sheet";
 import { useMediaQuery } from "@/components/ui/use-media-query";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { ProductMark } from "./product-mark";
@@ -17,6 +16,11 @@ import type { ShellOrganization, ShellViewer } from "./types";
 import { UserMenu } from "./user-menu";
 
 const DESKTOP_QUERY = "(min-width: 768px)";
+
+// The phone drawer's code (Radix's dialog) loads when it is first wanted, not with every page.
+const loadSheet = () => import("@/components/ui/sheet");
+const Sheet = lazy(() => loadSheet().then((module) => ({ default: module.Sheet })));
+const preloadSheet = () => void loadSheet();
 
 export function AppShell({
   viewer,
@@ -44,6 +48,8 @@ export function AppShell({
     setNavOpen(false);
   }
   if (desktop && navOpen) setNavOpen(false);
+  const [sheetUsed, setSheetUsed] = useState(false);
+  if (navOpen && !sheetUsed) setSheetUsed(true);
   // On a phone, a chat page's own header (agent and title) shares the top bar: the menu and user
   // buttons float over its ends, and the organization switcher moves into the drawer.
   const chatRoute = pathname.startsWith("/w/");
@@ -65,24 +71,41 @@ export function AppShell({
             "max-md:pointer-events-none max-md:absolute max-md:inset-x-0 max-md:top-0 max-md:z-30 max-md:border-transparent max-md:bg-transparent max-md:*:pointer-events-auto",
         )}
       >
-        <Sheet open={navOpen} onOpenChange={setNavOpen}>
-          <SheetTrigger
-            aria-label="Open navigation"
-            className="flex size-9 shrink-0 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg md:hidden"
-          >
-            <MenuIcon className="size-[18px]" />
-          </SheetTrigger>
-          {desktop ? null : (
-            <SheetContent id="app-sidebar" title="Navigation" initialFocus={closeButtonRef}>
+        <button
+          type="button"
+          aria-label="Open navigation"
+          aria-haspopup="dialog"
+          aria-expanded={navOpen}
+          aria-controls={navOpen ? "app-sidebar" : undefined}
+          // Pointing at the button starts loading the drawer's code.
+          onPointerEnter={preloadSheet}
+          onFocus={preloadSheet}
+          onClick={() => setNavOpen(true)}
+          className="flex size-9 shrink-0 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg md:hidden"
+        >
+          <MenuIcon className="size-[18px]" />
+        </button>
+        {/* Mounted from the first opening on, so that closing hands focus back to the button. */}
+        {!desktop && (navOpen || sheetUsed) ? (
+          <Suspense fallback={null}>
+            <Sheet
+              open={navOpen}
+              onOpenChange={setNavOpen}
+              id="app-sidebar"
+              title="Navigation"
+              initialFocus={closeButtonRef}
+            >
               <div className="flex h-14 shrink-0 items-center justify-between border-b border-border px-3">
                 <ProductLink alwaysShowName />
-                <SheetClose
+                <button
                   ref={closeButtonRef}
+                  type="button"
                   aria-label="Close navigation"
+                  onClick={() => setNavOpen(false)}
                   className="flex size-9 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg"
                 >
                   <CloseIcon className="size-[18px]" />
-                </SheetClose>
+                </button>
               </div>
               <div className="border-b border-border px-3 py-2">
                 <OrganizationSwitcher
@@ -92,9 +115,9 @@ export function AppShell({
                 />
               </div>
               {sidebar}
-            </SheetContent>
-          )}
-        </Sheet>
+            </Sheet>
+          </Suspense>
+        ) : null}
         <div
           className={cx("flex min-w-0 items-center gap-1 sm:gap-2", chatRoute && "max-md:hidden")}
         >

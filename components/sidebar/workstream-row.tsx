@@ -13,7 +13,6 @@ import Link from "next/link";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { cx } from "@/components/ui/class-names";
 import { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from "@/components/ui/menu";
-import { Tooltip } from "@/components/ui/tooltip";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
 import { formatRelativeTime } from "./relative-time";
 
@@ -148,14 +147,13 @@ function RowMenu({
     // Positioned by a wrapper: the menu's own root is `relative` (its popup's anchor).
     <div className="absolute top-0.5 right-1">
       <Menu>
-        <Tooltip label={archived ? "Rename, unarchive or delete" : "Rename or archive"}>
-          <MenuTrigger
-            aria-label={`Actions for ${workstream.title}`}
-            className="flex size-6 items-center justify-center rounded-md text-fg-subtle opacity-0 transition-opacity hover:bg-bg-elevated hover:text-fg group-focus-within/row:opacity-100 group-hover/row:opacity-100 aria-expanded:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100"
-          >
-            <MoreIcon className="size-4" />
-          </MenuTrigger>
-        </Tooltip>
+        <MenuTrigger
+          aria-label={`Actions for ${workstream.title}`}
+          tooltip={archived ? "Rename, unarchive or delete" : "Rename or archive"}
+          className="flex size-6 items-center justify-center rounded-md text-fg-subtle opacity-0 transition-opacity hover:bg-bg-elevated hover:text-fg group-focus-within/row:opacity-100 group-hover/row:opacity-100 aria-expanded:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100"
+        >
+          <MoreIcon className="size-4" />
+        </MenuTrigger>
         <MenuContent align="end" className="w-44!">
           <MenuItem onSelect={onRename}>
             <PencilIcon className="size-4 text-fg-subtle" />

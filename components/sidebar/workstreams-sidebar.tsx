@@ -10,7 +10,6 @@ import { usePathname } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
-import { Tooltip } from "@/components/ui/tooltip";
 import { ActivityList, AgentChip, CoreTile, OnboardingCard, Section } from "./sidebar-parts";
 import { useSidebarContext } from "./sidebar-provider";
 import { shownActivity } from "./sidebar-state";
@@ -110,19 +109,17 @@ export function WorkstreamsSidebar() {
           id="sidebar-groups"
           title="Workstreams"
           action={
-            <Tooltip label="New workstream">
-              <Button
-                variant="secondary"
-                size="sm"
-                aria-label="New workstream"
-                className="h-6 gap-1 px-1.5 text-[12px]"
-                pending={sidebar.creating}
-                onClick={() => void sidebar.create()}
-              >
-                {sidebar.creating ? null : <PlusIcon className="size-3.5" />}
-                New
-              </Button>
-            </Tooltip>
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-label="New workstream"
+              className="h-6 gap-1 px-1.5 text-[12px]"
+              pending={sidebar.creating}
+              onClick={() => void sidebar.create()}
+            >
+              {sidebar.creating ? null : <PlusIcon className="size-3.5" />}
+              New
+            </Button>
           }
         >
           {state.groups.length === 0 ? (

@@ -1,11 +1,10 @@
 "use client";
-// A confirmation on Radix's alert dialog: modal, focus moves in (to Cancel, the safe choice) and
-// stays there, Escape cancels, and focus returns to where it was. The confirm button shows
-// progress and the dialog shows errors; it stays open until the action has succeeded.
-import { AlertDialog } from "radix-ui";
-import type { ReactNode } from "react";
-import { Button } from "./button";
-import { cx } from "./class-names";
+// A confirmation before an action that loses something (archive, delete, remove, stop): a modal
+// alert dialog that names the action, says what follows, shows progress and errors, and stays
+// open until the action has succeeded. Its code loads the first time one is asked for, not with
+// the page (see ./confirm-dialog-impl).
+import { lazy, type ReactNode, Suspense, useState } from "react";
+import type { ConfirmDialogProps } from "./confirm-dialog-impl";
 
 export type ConfirmRequest = {
   title: string;
@@ -15,73 +14,18 @@ export type ConfirmRequest = {
   onConfirm: () => Promise<void>;
 };
 
-export function ConfirmDialog({
-  request,
-  pending,
-  error,
-  onCancel,
-  onConfirm,
-}: {
-  request: ConfirmRequest | null;
-  pending: boolean;
-  error: string | null;
-  onCancel: () => void;
-  onConfirm: () => void;
-}) {
+const ConfirmDialogImpl = lazy(() =>
+  import("./confirm-dialog-impl").then((module) => ({ default: module.ConfirmDialogImpl })),
+);
+
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  // Once used, it stays mounted so that closing hands focus back like any dialog.
+  const [used, setUsed] = useState(false);
+  if (props.request && !used) setUsed(true);
+  if (!used && !props.request) return null;
   return (
-    <AlertDialog.Root
-      open={request !== null}
-      onOpenChange={(open) => {
-        if (!open && !pending) onCancel();
-      }}
-    >
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40 transition-opacity duration-150 starting:opacity-0 motion-reduce:transition-none" />
-        <AlertDialog.Content
-          onEscapeKeyDown={(event) => {
-            if (pending) event.preventDefault();
-          }}
-          className="fixed top-1/2 left-1/2 z-50 w-[min(24rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-border bg-bg-elevated p-5 text-fg shadow-elevated outline-none transition-[opacity,scale] duration-150 starting:scale-95 starting:opacity-0 motion-reduce:transition-none"
-        >
-          {request ? (
-            <form
-              onSubmit={(event) => {
-                event.preventDefault();
-                onConfirm();
-              }}
-            >
-              <AlertDialog.Title className="text-base font-semibold tracking-tight">
-                {request.title}
-              </AlertDialog.Title>
-              <AlertDialog.Description asChild>
-                <div className="mt-2 text-sm leading-6 text-fg-muted">{request.body}</div>
-              </AlertDialog.Description>
-              {error ? (
-                <p role="alert" className="mt-3 text-[13px] text-danger">
-                  {error}
-                </p>
-              ) : null}
-              <div className="mt-5 flex justify-end gap-2">
-                <AlertDialog.Cancel asChild>
-                  <Button variant="secondary" disabled={pending}>
-                    Cancel
-                  </Button>
-                </AlertDialog.Cancel>
-                <Button
-                  type="submit"
-                  pending={pending}
-                  className={cx(
-                    request.tone === "danger" &&
-                      "bg-danger! text-white! hover:bg-danger/90! dark:text-black!",
-                  )}
-                >
-                  {request.confirmLabel}
-                </Button>
-              </div>
-            </form>
-          ) : null}
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <Suspense fallback={null}>
+      <ConfirmDialogImpl {...props} />
+    </Suspense>
   );
 }

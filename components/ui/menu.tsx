@@ -1,158 +1,186 @@
 "use client";
-// Menu buttons on Radix's dropdown menu (WAI-ARIA menu pattern): arrow keys, Home/End and
-// typeahead move through the items, Escape closes and returns focus to the trigger, a click
-// outside closes, and the popup flips or shifts to stay on screen. This file only styles it with
-// the design tokens and keeps the names the rest of the app uses.
-
-import { CheckIcon } from "lucide-react";
-import Link from "next/link";
-import { DropdownMenu } from "radix-ui";
-import { type ComponentProps, type ReactNode, useId } from "react";
+// Menu buttons (WAI-ARIA menu pattern) on Radix's dropdown menu, whose code (about 30 KB gzip
+// with its positioning engine) loads on first use instead of with every page: until then the
+// trigger is a plain button that starts loading when pointed at or focused, and opens the menu
+// once loaded when pressed (click, Enter, Space or ↓) before that. After loading, Radix handles
+// everything; see ./menu-impl for the behaviour and styles.
+import {
+  type ComponentProps,
+  createContext,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { cx } from "./class-names";
+import type { MenuItemProps } from "./menu-impl";
+
+type Impl = typeof import("./menu-impl");
+
+let loaded: Impl | null = null;
+let loading: Promise<Impl> | null = null;
+
+function loadImpl(): Promise<Impl> {
+  loading ??= import("./menu-impl").then((module) => {
+    loaded = module;
+    return module;
+  });
+  return loading;
+}
+
+type MenuState = {
+  impl: Impl | null;
+  /** Loads the implementation, and opens the menu once loaded when asked to. */
+  load: (options?: { open?: "pointer" | "keyboard" }) => void;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  /** The menu was opened by a key the implementation did not see; read once. */
+  takeKeyboardOpen: () => boolean;
+  wrapperRef: RefObject<HTMLDivElement | null>;
+};
+
+const MenuContext = createContext<MenuState | null>(null);
+
+function useMenu(): MenuState {
+  const value = useContext(MenuContext);
+  if (!value) throw new Error("Menu parts must be rendered inside <Menu>.");
+  return value;
+}
 
 /**
  * The menu's root. `className` styles a wrapper around trigger and popup, which also anchors
  * anything the caller positions next to the trigger (an error line, say).
  */
 export function Menu({ children, className }: { children: ReactNode; className?: string }) {
+  const [impl, setImpl] = useState<Impl | null>(loaded);
+  const [open, setOpen] = useState(false);
+  const keyboardOpen = useRef(false);
+  const wrapperRef = useRef<HTMLDivElement>(null);
+
+  const load = useCallback((options: { open?: "pointer" | "keyboard" } = {}) => {
+    void loadImpl().then((module) => {
+      const active = document.activeElement;
+      const hadFocus = Boolean(active && wrapperRef.current?.contains(active));
+      if (options.open === "keyboard") keyboardOpen.current = true;
+      setImpl(() => module);
+      if (options.open) setOpen(true);
+      // The placeholder trigger is replaced by a new element: focus moves to its successor
+      // (after React has committed it; an opening menu takes focus itself).
+      else if (hadFocus) {
+        requestAnimationFrame(() => {
+          wrapperRef.current?.querySelector<HTMLElement>('[aria-haspopup="menu"]')?.focus();
+        });
+      }
+    });
+  }, []);
+
+  const value = useMemo<MenuState>(
+    () => ({
+      impl,
+      load,
+      open,
+      setOpen,
+      takeKeyboardOpen: () => {
+        const value = keyboardOpen.current;
+        keyboardOpen.current = false;
+        return value;
+      },
+      wrapperRef,
+    }),
+    [impl, load, open],
+  );
+
+  const wrapper = (
+    <div ref={wrapperRef} className={cx("relative", className)}>
+      {children}
+    </div>
+  );
   return (
-    <DropdownMenu.Root>
-      <div className={cx("relative", className)}>{children}</div>
-    </DropdownMenu.Root>
+    <MenuContext.Provider value={value}>
+      {impl ? (
+        <impl.MenuRootImpl open={open} onOpenChange={setOpen}>
+          {wrapper}
+        </impl.MenuRootImpl>
+      ) : (
+        wrapper
+      )}
+    </MenuContext.Provider>
   );
 }
+
+const OPEN_KEYS = new Set(["Enter", " ", "ArrowDown"]);
 
 export function MenuTrigger({
-  className,
-  children,
+  tooltip,
+  onKeyDown,
   ...rest
-}: Omit<ComponentProps<"button">, "onClick">) {
+}: Omit<ComponentProps<"button">, "onClick"> & {
+  /** A short hint shown on hover and focus (for an icon-only trigger). */
+  tooltip?: string;
+}) {
+  const menu = useMenu();
+  if (menu.impl) {
+    return <menu.impl.MenuTriggerImpl tooltip={tooltip} onKeyDown={onKeyDown} {...rest} />;
+  }
   return (
-    <DropdownMenu.Trigger className={className} {...rest}>
-      {children}
-    </DropdownMenu.Trigger>
+    <button
+      type="button"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      onPointerEnter={() => menu.load()}
+      onFocus={() => menu.load()}
+      onPointerDown={(event) => {
+        if (event.button === 0 && !event.ctrlKey) menu.load({ open: "pointer" });
+      }}
+      onKeyDown={(event: KeyboardEvent<HTMLButtonElement>) => {
+        onKeyDown?.(event);
+        if (!OPEN_KEYS.has(event.key)) return;
+        event.preventDefault();
+        menu.load({ open: "keyboard" });
+      }}
+      {...rest}
+    />
   );
 }
 
-export function MenuContent({
-  children,
-  align = "start",
-  className,
-}: {
+export function MenuContent(props: {
   children: ReactNode;
   align?: "start" | "end";
   className?: string;
 }) {
-  return (
-    <DropdownMenu.Portal>
-      <DropdownMenu.Content
-        align={align}
-        sideOffset={6}
-        collisionPadding={12}
-        className={cx(
-          "z-50 w-[min(17rem,calc(100vw-1.5rem))] rounded-xl border border-border bg-bg-elevated p-1 text-fg shadow-elevated outline-none",
-          "origin-(--radix-dropdown-menu-content-transform-origin) transition-[opacity,scale] duration-100 starting:scale-95 starting:opacity-0 motion-reduce:transition-none",
-          className,
-        )}
-      >
-        {children}
-      </DropdownMenu.Content>
-    </DropdownMenu.Portal>
-  );
+  const menu = useMenu();
+  if (!menu.impl) return null;
+  return <menu.impl.MenuContentImpl focusFirstItem={menu.takeKeyboardOpen} {...props} />;
 }
 
-const labelClasses = "px-2.5 pt-1.5 pb-1 text-xs font-medium text-fg-subtle";
+// The parts below only ever render inside an open MenuContent, so the implementation is there.
 
-const itemClasses =
-  "flex w-full cursor-default select-none items-center gap-2.5 rounded-lg px-2.5 py-2 text-left text-sm " +
-  "outline-none data-highlighted:bg-bg-muted data-disabled:opacity-50";
-
-type MenuItemProps = Omit<ComponentProps<"div">, "onSelect" | "role" | "ref"> & {
-  /** Runs when the item is chosen (click, Enter or Space), after the menu has closed. */
-  onSelect?: () => void;
-  disabled?: boolean;
-};
-
-export function MenuItem({ onSelect, className, children, ...rest }: MenuItemProps) {
-  return (
-    <DropdownMenu.Item
-      className={cx(itemClasses, className)}
-      // Runs once the menu has closed and given focus back to its trigger, so a dialog or field
-      // the item opens takes focus from there (and a dialog returns it there on closing).
-      onSelect={() => {
-        if (onSelect) setTimeout(onSelect, 0);
-      }}
-      {...rest}
-    >
-      {children}
-    </DropdownMenu.Item>
-  );
+export function MenuItem(props: MenuItemProps) {
+  const { impl } = useMenu();
+  return impl ? <impl.MenuItemImpl {...props} /> : null;
 }
 
-/**
- * A labelled single choice: its items are `menuitemradio`s and the chosen one carries a check
- * mark. Choosing the current value again changes nothing.
- */
-export function MenuRadioGroup({
-  label,
-  value,
-  onValueChange,
-  children,
-}: {
-  label: string;
-  value: string;
-  onValueChange: (value: string) => void;
-  children: ReactNode;
-}) {
-  const labelId = useId();
-  return (
-    <DropdownMenu.RadioGroup
-      aria-labelledby={labelId}
-      value={value}
-      onValueChange={(next) => {
-        if (next !== value) onValueChange(next);
-      }}
-    >
-      <DropdownMenu.Label id={labelId} className={labelClasses}>
-        {label}
-      </DropdownMenu.Label>
-      {children}
-    </DropdownMenu.RadioGroup>
-  );
+export function MenuRadioGroup(props: ComponentProps<Impl["MenuRadioGroupImpl"]>) {
+  const { impl } = useMenu();
+  return impl ? <impl.MenuRadioGroupImpl {...props} /> : null;
 }
 
-export function MenuItemRadio({
-  value,
-  className,
-  children,
-}: {
-  value: string;
-  className?: string;
-  children: ReactNode;
-}) {
-  return (
-    <DropdownMenu.RadioItem value={value} className={cx(itemClasses, "group", className)}>
-      <span className="min-w-0 flex-1">{children}</span>
-      <CheckIcon
-        aria-hidden="true"
-        className="invisible size-4 shrink-0 text-accent-text group-data-[state=checked]:visible"
-      />
-    </DropdownMenu.RadioItem>
-  );
+export function MenuItemRadio(props: ComponentProps<Impl["MenuItemRadioImpl"]>) {
+  const { impl } = useMenu();
+  return impl ? <impl.MenuItemRadioImpl {...props} /> : null;
 }
 
-export function MenuLinkItem({
-  className,
-  children,
-  ...rest
-}: Omit<ComponentProps<typeof Link>, "role" | "tabIndex">) {
-  return (
-    <DropdownMenu.Item asChild className={cx(itemClasses, className)}>
-      <Link {...rest}>{children}</Link>
-    </DropdownMenu.Item>
-  );
+export function MenuLinkItem(props: ComponentProps<Impl["MenuLinkItemImpl"]>) {
+  const { impl } = useMenu();
+  return impl ? <impl.MenuLinkItemImpl {...props} /> : null;
 }
 
 export function MenuSeparator() {
-  return <DropdownMenu.Separator className="-mx-1 my-1 h-px bg-border" />;
+  const { impl } = useMenu();
+  return impl ? <impl.MenuSeparatorImpl /> : null;
 }

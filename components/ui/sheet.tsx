@@ -1,48 +1,53 @@
 "use client";
 // A panel that slides in from the left edge, on Radix's dialog: modal (the rest of the page is
 // hidden from assistive technology and unreachable by pointer or Tab), Escape and the backdrop
-// close it, and focus returns to the trigger.
+// close it, and focus returns to where it was (the button that opened it). Callers load this
+// module when first opening it (it is not needed before).
 import { Dialog } from "radix-ui";
-import type { ComponentProps, ReactNode, RefObject } from "react";
+import type { ReactNode, RefObject } from "react";
 import { cx } from "./class-names";
 
-export const Sheet = Dialog.Root;
-export const SheetTrigger = Dialog.Trigger;
-export const SheetClose = Dialog.Close;
-
-export function SheetContent({
+export function Sheet({
+  open,
+  onOpenChange,
+  id,
   title,
-  className,
   initialFocus,
+  className,
   children,
-  ...rest
-}: Omit<ComponentProps<typeof Dialog.Content>, "title"> & {
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  id?: string;
   /** The sheet's accessible name, read out but not shown. */
   title: string;
   /** Where focus goes on opening (Radix picks the first focusable element otherwise). */
   initialFocus?: RefObject<HTMLElement | null>;
+  className?: string;
   children: ReactNode;
 }) {
   return (
-    <Dialog.Portal>
-      <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40 backdrop-blur-[1px] transition-opacity duration-200 starting:opacity-0 motion-reduce:transition-none" />
-      <Dialog.Content
-        aria-describedby={undefined}
-        onOpenAutoFocus={(event) => {
-          if (!initialFocus?.current) return;
-          event.preventDefault();
-          initialFocus.current.focus();
-        }}
-        className={cx(
-          "fixed inset-y-0 left-0 z-50 flex w-[min(18rem,85vw)] flex-col border-r border-border bg-bg-subtle shadow-elevated outline-none",
-          "transition-[translate] duration-200 ease-out starting:-translate-x-full motion-reduce:transition-none",
-          className,
-        )}
-        {...rest}
-      >
-        <Dialog.Title className="sr-only">{title}</Dialog.Title>
-        {children}
-      </Dialog.Content>
-    </Dialog.Portal>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40 backdrop-blur-[1px] transition-opacity duration-200 starting:opacity-0 motion-reduce:transition-none" />
+        <Dialog.Content
+          id={id}
+          aria-describedby={undefined}
+          onOpenAutoFocus={(event) => {
+            if (!initialFocus?.current) return;
+            event.preventDefault();
+            initialFocus.current.focus();
+          }}
+          className={cx(
+            "fixed inset-y-0 left-0 z-50 flex w-[min(18rem,85vw)] flex-col border-r border-border bg-bg-subtle shadow-elevated outline-none",
+            "transition-[translate] duration-200 ease-out starting:-translate-x-full motion-reduce:transition-none",
+            className,
+          )}
+        >
+          <Dialog.Title className="sr-only">{title}</Dialog.Title>
+          {children}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }
