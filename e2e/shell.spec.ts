@@ -111,8 +111,14 @@ test.describe("menus, dialogs and tooltips", () => {
     await nav(page)
       .getByRole("link", { name: /Launch plan/ })
       .hover();
-    await nav(page).getByRole("button", { name: "Actions for Launch plan" }).hover();
-    await expect(page.getByRole("tooltip")).toHaveText("Rename or archive");
+    const button = nav(page).getByRole("button", { name: "Actions for Launch plan" });
+    await button.hover();
+    // A pointer resting on it moves a little, as pointers do.
+    await expect(async () => {
+      await button.hover({ position: { x: 10, y: 12 } });
+      await button.hover({ position: { x: 12, y: 10 } });
+      await expect(page.getByRole("tooltip")).toHaveText("Rename or archive", { timeout: 1_000 });
+    }).toPass();
   });
 
   test("UI17 a confirmation is an alert dialog named by its question and described by its consequence", async ({

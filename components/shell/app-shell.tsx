@@ -34,6 +34,7 @@ export function AppShell({
   children: ReactNode;
 }) {
   const [navOpen, setNavOpen] = useState(false);
+  const openButtonRef = useRef<HTMLButtonElement>(null);
   const closeButtonRef = useRef<HTMLButtonElement>(null);
   // The server renders the desktop column (hidden by CSS on phones); phones then mount the
   // sidebar only inside the open drawer, so it is never in the page twice.
@@ -72,6 +73,7 @@ export function AppShell({
         )}
       >
         <button
+          ref={openButtonRef}
           type="button"
           aria-label="Open navigation"
           aria-haspopup="dialog"
@@ -94,6 +96,7 @@ export function AppShell({
               id="app-sidebar"
               title="Navigation"
               initialFocus={closeButtonRef}
+              returnFocus={openButtonRef}
             >
               <div className="flex h-14 shrink-0 items-center justify-between border-b border-border px-3">
                 <ProductLink alwaysShowName />

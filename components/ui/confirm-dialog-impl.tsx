@@ -3,6 +3,7 @@
 // stays there, Escape cancels, and focus returns to where it was. The confirm button shows
 // progress and the dialog shows errors; it stays open until the action has succeeded.
 import { AlertDialog } from "radix-ui";
+import { useLayoutEffect, useRef } from "react";
 import { Button } from "./button";
 import { cx } from "./class-names";
 import type { ConfirmRequest } from "./confirm-dialog";
@@ -22,6 +23,15 @@ export function ConfirmDialogImpl({
   onCancel,
   onConfirm,
 }: ConfirmDialogProps) {
+  // Whatever had focus when the confirmation was asked for (a menu's button, say) gets it back;
+  // recorded before the dialog moves focus inside (layout effects run before that).
+  const opener = useRef<HTMLElement | null>(null);
+  const open = request !== null;
+  useLayoutEffect(() => {
+    if (open && document.activeElement instanceof HTMLElement) {
+      opener.current = document.activeElement;
+    }
+  }, [open]);
   return (
     <AlertDialog.Root
       open={request !== null}
@@ -32,6 +42,10 @@ export function ConfirmDialogImpl({
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/40 transition-opacity duration-150 starting:opacity-0 motion-reduce:transition-none" />
         <AlertDialog.Content
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            opener.current?.focus();
+          }}
           onEscapeKeyDown={(event) => {
             if (pending) event.preventDefault();
           }}

@@ -1,7 +1,7 @@
 "use client";
 // A panel that slides in from the left edge, on Radix's dialog: modal (the rest of the page is
 // hidden from assistive technology and unreachable by pointer or Tab), Escape and the backdrop
-// close it, and focus returns to where it was (the button that opened it). Callers load this
+// close it, and focus returns to the button that opened it. Callers load this
 // module when first opening it (it is not needed before).
 import { Dialog } from "radix-ui";
 import type { ReactNode, RefObject } from "react";
@@ -13,6 +13,7 @@ export function Sheet({
   id,
   title,
   initialFocus,
+  returnFocus,
   className,
   children,
 }: {
@@ -23,6 +24,8 @@ export function Sheet({
   title: string;
   /** Where focus goes on opening (Radix picks the first focusable element otherwise). */
   initialFocus?: RefObject<HTMLElement | null>;
+  /** Where focus goes back to on closing: the button that opened it. */
+  returnFocus: RefObject<HTMLElement | null>;
   className?: string;
   children: ReactNode;
 }) {
@@ -33,6 +36,11 @@ export function Sheet({
         <Dialog.Content
           id={id}
           aria-describedby={undefined}
+          onCloseAutoFocus={(event) => {
+            // Radix returns focus to its own trigger; the opener here is a plain button.
+            event.preventDefault();
+            returnFocus.current?.focus();
+          }}
           onOpenAutoFocus={(event) => {
             if (!initialFocus?.current) return;
             event.preventDefault();
