@@ -69,6 +69,8 @@ test.describe("on a phone", () => {
     await page.reload();
     const details = messages(page, "assistant").last().getByTestId("message-details");
     await expect(details).toBeVisible();
+    // Markdown and fonts settled, so the content's height no longer changes.
+    await page.waitForLoadState("networkidle");
     const scroller = page.getByRole("region", { name: "Messages" }).locator("xpath=../..");
     // Scroll up far enough for the button to appear...
     await scroller.evaluate((element) => {
