@@ -113,7 +113,7 @@ export function WorkstreamsSidebar() {
               variant="secondary"
               size="sm"
               aria-label="New workstream"
-              className="h-6 gap-1 px-1.5 text-[12px]"
+              className="h-6! gap-1 px-1.5! text-[12px]!"
               pending={sidebar.creating}
               onClick={() => void sidebar.create()}
             >
