@@ -87,6 +87,8 @@ function formatValue(
   }
 }
 
+const TIME_ZONES = ["Europe/Paris", "America/New_York", "Asia/Tokyo", "Australia/Sydney"];
+
 function contentFor(hint: string, ctx: SampleContext, index: number): string {
   const name = hint.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
   const { keywords, text } = ctx;
@@ -120,6 +122,8 @@ function contentFor(hint: string, ctx: SampleContext, index: number): string {
   if (/(url|link|href|website)/.test(name))
     return formatValue("uri", ctx, hint, index) ?? "https://example.com";
   if (/e-?mail/.test(name)) return formatValue("email", ctx, hint, index) ?? "alex@example.com";
+  // A time zone is an IANA name, never a date (the `time` below would make it one).
+  if (/(^|_)(time_?zone|tz)$/.test(name)) return TIME_ZONES[index % TIME_ZONES.length] ?? "UTC";
   if (/(date|deadline|due|when|time)/.test(name))
     return formatValue("date", ctx, hint, index) ?? "2025-01-15";
   if (/(colou?r)/.test(name)) return ["blue", "green", "orange", "purple"][index % 4] ?? "blue";
