@@ -56,7 +56,13 @@ test("W1 an admin invites by link, the invitee joins, changes role and is remove
   await page.reload();
   const row = page.locator(`[data-member="${invitee.email}"]`);
   await expect(row).toBeVisible();
+  // The change is saved by a request of its own: reload once it has landed.
+  const saved = page.waitForResponse(
+    (response) =>
+      response.url().includes("/api/admin/members/") && response.request().method() === "PATCH",
+  );
   await row.getByRole("combobox", { name: `Role of ${invitee.name}` }).selectOption("admin");
+  expect((await saved).ok()).toBe(true);
   await page.reload();
   await expect(row.getByRole("combobox", { name: `Role of ${invitee.name}` })).toHaveValue("admin");
 
