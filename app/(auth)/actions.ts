@@ -45,7 +45,7 @@ async function callAuth(
   }
   const host = incoming.get("host") ?? "localhost";
   const base = process.env.BETTER_AUTH_URL ?? `http://${host}`;
-  const auth = await getAuth();
+  const auth = await getAuth(incoming);
   const response = await auth.handler(
     new Request(new URL(`/api/auth${path}`, base), {
       method: "POST",

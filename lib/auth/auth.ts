@@ -1,6 +1,11 @@
 // better-auth: email + password sign-in with the organization plugin (owner, admin, member).
 // Sign-up gives every new user an organization of their own; a new session opens on the user's
 // first organization. Built lazily because the database opens lazily.
+//
+// Session cookies are `Secure` only for requests that came over HTTPS (./secure-request.ts).
+// better-auth fixes that choice when an instance is built, so there are two instances and each
+// request uses the one its protocol calls for. (One instance made every cookie `__Secure-…` under
+// `next start`, and browsers on http://host:3000 silently dropped them.)
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
@@ -17,8 +22,9 @@ import {
 } from "./organizations";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordWeakness } from "./password-policy";
 import { authSecret } from "./secret";
+import { isSecureRequest } from "./secure-request";
 
-async function buildAuth() {
+async function buildAuth(secure: boolean) {
   const db = await getDb();
   return betterAuth({
     appName: "Workstreams",
@@ -37,7 +43,10 @@ async function buildAuth() {
       autoSignIn: true,
     },
     session: { cookieCache: { enabled: true, maxAge: 60 } },
-    advanced: { database: { generateId: () => crypto.randomUUID() } },
+    advanced: {
+      database: { generateId: () => crypto.randomUUID() },
+      useSecureCookies: secure,
+    },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== "/sign-up/email") return;
@@ -81,14 +90,23 @@ async function buildAuth() {
 
 export type Auth = Awaited<ReturnType<typeof buildAuth>>;
 
-const holder = processSingleton<{ auth?: Promise<Auth> }>("auth", () => ({}));
+const holder = processSingleton<{ plain?: Promise<Auth>; secure?: Promise<Auth> }>(
+  "auth",
+  () => ({}),
+);
 
-export function getAuth(): Promise<Auth> {
-  holder.auth ??= buildAuth();
-  return holder.auth;
+/** The instance for this request's protocol (no headers: a server-side call, no cookies). */
+export function getAuth(headers?: Headers): Promise<Auth> {
+  if (headers && isSecureRequest(headers)) {
+    holder.secure ??= buildAuth(true);
+    return holder.secure;
+  }
+  holder.plain ??= buildAuth(false);
+  return holder.plain;
 }
 
-/** Forgets the built instance (tests that swap the database). */
+/** Forgets the built instances (tests that swap the database). */
 export function resetAuth(): void {
-  holder.auth = undefined;
+  holder.plain = undefined;
+  holder.secure = undefined;
 }

@@ -6,7 +6,7 @@ import { getAuth } from "./auth";
 export async function requireSessionUser(
   request: Request,
 ): Promise<{ userId: string; email: string }> {
-  const auth = await getAuth();
+  const auth = await getAuth(request.headers);
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) throw new AppError("unauthorized:auth");
   return { userId: session.user.id, email: session.user.email };
@@ -16,7 +16,7 @@ export async function requireSessionUser(
 export async function findSessionUser(
   headers: Headers,
 ): Promise<{ userId: string; email: string; name: string } | null> {
-  const auth = await getAuth();
+  const auth = await getAuth(headers);
   const session = await auth.api.getSession({ headers });
   return session
     ? { userId: session.user.id, email: session.user.email, name: session.user.name }

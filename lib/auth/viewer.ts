@@ -19,7 +19,7 @@ export type ViewerResult =
   | { ok: false; reason: "signed_out" | "no_organization" | "not_a_member" };
 
 export async function resolveViewer(headers: Headers): Promise<ViewerResult> {
-  const auth = await getAuth();
+  const auth = await getAuth(headers);
   const session = await auth.api.getSession({ headers });
   if (!session) return { ok: false, reason: "signed_out" };
   const userId = session.user.id;

@@ -14,7 +14,7 @@ const handle: NextRouteHandler = async (request, context) => {
   try {
     parseInput(schemas.GET.params, await context.params);
     if (request.method === "POST") await assertStorableBody(request);
-    return await withJsonNotFound(await (await getAuth()).handler(request));
+    return await withJsonNotFound(await (await getAuth(request.headers)).handler(request));
   } catch (error) {
     return errorResponse(error);
   }
