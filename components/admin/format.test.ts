@@ -8,10 +8,10 @@ describe("admin console formatting", () => {
     );
     expect(formatTokens(2_345_678)).toBe("2.35M");
   });
-  it("shows costs in dollars, tiny ones as <$0.01", () => {
+  it("UI16 shows costs the way the chat does: cents, two significant digits below a cent", () => {
     expect([formatCost(0), formatCost(0.004), formatCost(1.5), formatCost(250)]).toEqual([
       "$0",
-      "<$0.01",
+      "$0.004",
       "$1.50",
       "$250",
     ]);
