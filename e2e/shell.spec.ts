@@ -78,9 +78,12 @@ test.describe("on a desktop", () => {
   test("keyboard: arrow keys move through the organization menu", async ({ page }) => {
     await signUp(page);
     const switcher = page.getByRole("button", { name: "Organization", exact: true });
-    await switcher.focus();
-    await page.keyboard.press("ArrowDown");
-    await expect(page.getByRole("menuitemradio")).toBeFocused();
+    // Before the page has hydrated a key press has no handler yet; a person would press again.
+    await expect(async () => {
+      await switcher.focus();
+      await page.keyboard.press("ArrowDown");
+      await expect(page.getByRole("menuitemradio")).toBeFocused({ timeout: 1_000 });
+    }).toPass();
     await page.keyboard.press("ArrowDown");
     await expect(page.getByRole("menuitem", { name: "Organization settings" })).toBeFocused();
     await page.keyboard.press("Enter");

@@ -12,6 +12,7 @@ import {
   type RefObject,
   useCallback,
   useContext,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -59,6 +60,7 @@ export function Menu({ children, className }: { children: ReactNode; className?:
   const [impl, setImpl] = useState<Impl | null>(loaded);
   const [open, setOpen] = useState(false);
   const keyboardOpen = useRef(false);
+  const refocus = useRef(false);
   const wrapperRef = useRef<HTMLDivElement>(null);
 
   const load = useCallback((options: { open?: "pointer" | "keyboard" } = {}) => {
@@ -68,15 +70,19 @@ export function Menu({ children, className }: { children: ReactNode; className?:
       if (options.open === "keyboard") keyboardOpen.current = true;
       setImpl(() => module);
       if (options.open) setOpen(true);
-      // The placeholder trigger is replaced by a new element: focus moves to its successor
-      // (after React has committed it; an opening menu takes focus itself).
-      else if (hadFocus) {
-        requestAnimationFrame(() => {
-          wrapperRef.current?.querySelector<HTMLElement>('[aria-haspopup="menu"]')?.focus();
-        });
-      }
+      // The placeholder trigger is replaced by a new element: focus moves to its successor as
+      // soon as React has committed it (an opening menu takes focus itself).
+      else if (hadFocus) refocus.current = true;
     });
   }, []);
+
+  // A layout effect runs before the browser handles the next key press, so a key pressed right
+  // as the implementation arrives reaches the new trigger instead of the page.
+  useLayoutEffect(() => {
+    if (!impl || !refocus.current) return;
+    refocus.current = false;
+    wrapperRef.current?.querySelector<HTMLElement>('[aria-haspopup="menu"]')?.focus();
+  }, [impl]);
 
   const value = useMemo<MenuState>(
     () => ({
