@@ -84,8 +84,18 @@ test.describe("on a phone", () => {
     await expect
       .poll(async () => {
         if (!(await jump.isVisible())) return "hidden";
-        const [a, b] = [await jump.boundingBox(), await details.boundingBox()];
-        if (!a || !b) return "hidden";
+        // The button may go between the visibility check and the measurement: a short wait, not
+        // the default one, or the poll itself would hang on a button that is rightly gone.
+        const box = (locator: typeof jump) =>
+          locator.boundingBox({ timeout: 500 }).catch(() => null);
+        const [a, whole, view] = [await box(jump), await box(details), await box(scroller)];
+        if (!a || !whole || !view) return "hidden";
+        // Only the part of the details the scroller shows can be covered: below its edge they are
+        // clipped, out of sight whatever floats there.
+        const top = Math.max(whole.y, view.y);
+        const bottom = Math.min(whole.y + whole.height, view.y + view.height);
+        if (bottom <= top) return "clear";
+        const b = { x: whole.x, y: top, width: whole.width, height: bottom - top };
         const overlap =
           a.x < b.x + b.width &&
           b.x < a.x + a.width &&
@@ -104,11 +114,14 @@ test.describe("on a phone", () => {
     await expect(block).toBeVisible();
     const cue = messages(page, "assistant").last().locator("[data-scroll-cue]").first();
     await expect(cue).toHaveCSS("opacity", "1");
-    await block.evaluate((element) => {
-      const scroller = element.closest("[class*='overflow-x-auto']") ?? element;
-      scroller.scrollLeft = scroller.scrollWidth;
-    });
-    await expect(cue).toHaveCSS("opacity", "0");
+    // Highlighting may land after the first scroll and widen the lines: scroll to the end again.
+    await expect(async () => {
+      await block.evaluate((element) => {
+        const scroller = element.closest("[class*='overflow-x-auto']") ?? element;
+        scroller.scrollLeft = scroller.scrollWidth;
+      });
+      await expect(cue).toHaveCSS("opacity", "0", { timeout: 1_000 });
+    }).toPass();
   });
 });
 
