@@ -22,7 +22,9 @@ import { expect, newSession, test } from "./support/fixtures";
 
 test("sends a message and shows the streamed reply", async ({ page }) => {
   await openChat(page);
-  await send(page, "[slow:40] [echo] The quick brown fox jumps over the lazy dog. It naps.");
+  // Slow enough (about 3 s) that the running state is on screen for longer than the assertion's
+  // polling interval: a faster reply can start and finish between two looks.
+  await send(page, "[slow:250] [echo] The quick brown fox jumps over the lazy dog. It naps.");
   await expect(composer(page)).toHaveValue("");
   await expect(messages(page, "user")).toHaveText(/The quick brown fox/);
   await expect(turnStatus(page)).toHaveAttribute("data-state", /pending|active/);
