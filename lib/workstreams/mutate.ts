@@ -15,10 +15,10 @@ type Target = { scope: WorkstreamScope; workstreamId: string };
 
 function assertMutable(row: SummaryRow, action: string): void {
   if (row.mode === "direct") {
-    throw new AppError("conflict:direct_immutable");
+    throw new AppError("conflict:direct_immutable", { details: { action } });
   }
   if (row.core) {
-    throw new AppError("conflict:core_immutable");
+    throw new AppError("conflict:core_immutable", { details: { action } });
   }
 }
 
