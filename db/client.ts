@@ -18,9 +18,18 @@ export type DatabaseHandle =
   | { kind: "pglite"; db: Db; client: PGlite; dataDir: string; close(): Promise<void> }
   | { kind: "postgres"; db: Db; client: Sql; url: string; close(): Promise<void> };
 
+/** Sees every statement the app sends (the benchmark counts them; `WORKSTREAMS_SQL_TRACE=1`). */
+export type QueryListener = (query: string) => void;
+
 export type OpenOptions =
-  | { kind: "pglite"; dataDir: string; loadDataDir?: Blob; lock?: boolean }
-  | { kind: "postgres"; url: string; max?: number };
+  | {
+      kind: "pglite";
+      dataDir: string;
+      loadDataDir?: Blob;
+      lock?: boolean;
+      onQuery?: QueryListener;
+    }
+  | { kind: "postgres"; url: string; max?: number; onQuery?: QueryListener };
 
 export class DatabaseOpenError extends Error {
   constructor(where: string, cause: unknown) {
@@ -36,9 +45,14 @@ export class DatabaseOpenError extends Error {
 
 export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OpenOptions {
   const url = env.DATABASE_URL?.trim();
-  if (url) return { kind: "postgres", url, max: Number(env.DATABASE_POOL_SIZE ?? 10) };
+  const onQuery = env.WORKSTREAMS_SQL_TRACE === "1" ? traceQuery : undefined;
+  if (url) return { kind: "postgres", url, max: Number(env.DATABASE_POOL_SIZE ?? 10), onQuery };
   const dataDir = path.resolve(env.PGLITE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite"));
-  return { kind: "pglite", dataDir };
+  return { kind: "pglite", dataDir, onQuery };
+}
+
+function traceQuery(query: string): void {
+  process.stderr.write(`[sql] ${query.replaceAll(/\s+/g, " ")}\n`);
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -49,6 +63,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       max: options.max ?? 10,
       onnotice: () => {},
       connection: { application_name: "workstreams" },
+      // postgres-js sees every statement, the ones sent outside drizzle included.
+      debug: options.onQuery && ((_connection, query) => options.onQuery?.(query)),
     });
     const db = drizzle(client, { schema }) as unknown as Db;
     return {
@@ -68,7 +84,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       extensions: { vector },
       loadDataDir: options.loadDataDir,
     });
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const logger = options.onQuery && { logQuery: options.onQuery };
+    const db = drizzle(client, { schema, logger }) as unknown as Db;
     const close = async () => {
       try {
         if (!client.closed) await client.close();

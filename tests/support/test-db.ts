@@ -2,7 +2,13 @@
 // process-wide database. PGlite when TEST_DB_KIND=pglite, Postgres when TEST_DB_KIND=postgres.
 import { readFileSync } from "node:fs";
 import postgres from "postgres";
-import { closeDatabase, type DatabaseHandle, openDatabase, setDatabase } from "@/db/client";
+import {
+  closeDatabase,
+  type DatabaseHandle,
+  openDatabase,
+  type QueryListener,
+  setDatabase,
+} from "@/db/client";
 import { resetAuth } from "@/lib/auth/auth";
 import { PGLITE_TEMPLATE, POSTGRES_TEMPLATE_DB, withDatabase } from "./template";
 
@@ -15,7 +21,9 @@ export function testDbKind(): TestDbKind {
 export type TestDatabase = { handle: DatabaseHandle; url?: string; drop(): Promise<void> };
 
 /** Creates a copy of the template. On Postgres `url` lets other processes open the same copy. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { onQuery?: QueryListener } = {},
+): Promise<TestDatabase> {
   if (testDbKind() === "pglite") {
     const blob = new Blob([readFileSync(PGLITE_TEMPLATE)]);
     const handle = await openDatabase({
@@ -23,6 +31,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       dataDir: "memory://",
       loadDataDir: blob,
       lock: false,
+      onQuery: options.onQuery,
     });
     return { handle, drop: () => handle.close() };
   }
@@ -36,7 +45,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(adminUrl, name);
-  const handle = await openDatabase({ kind: "postgres", url, max: 10 });
+  const handle = await openDatabase({ kind: "postgres", url, max: 10, onQuery: options.onQuery });
   return {
     handle,
     url,
@@ -53,8 +62,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /** Installs a fresh copy as the process-wide database; returns the teardown. */
-export async function useTestDatabase(): Promise<TestDatabase> {
-  const testDb = await createTestDatabase();
+export async function useTestDatabase(
+  options: { onQuery?: QueryListener } = {},
+): Promise<TestDatabase> {
+  const testDb = await createTestDatabase(options);
   setDatabase(testDb.handle);
   resetAuth();
   return testDb;
