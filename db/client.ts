@@ -142,3 +142,12 @@ export async function closeDatabase({ final = false }: { final?: boolean } = {})
   if (final) registry.closed = true;
   if (handle) await (await handle).close();
 }
+
+/**
+ * The rows of `db.execute(sql…)`: postgres-js returns them as the result itself, PGlite under
+ * `rows`. Hand-written statements (the turn's combined writes) read them through this.
+ */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}

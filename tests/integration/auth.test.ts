@@ -100,6 +100,24 @@ describe("sessions", () => {
     expect(me.body.organization.id).toBe(user.organizationId);
   });
 
+  it("H2 a signed-out session's cookie stops working on the very next request", async () => {
+    const user = await signUp(server.url, "Copy Cat");
+    const copy = user.client.at(server.url); // the same cookies, kept by someone else
+    expect((await copy.json("/api/me")).status).toBe(200);
+    await user.client.fetch("/api/auth/sign-out", { method: "POST", json: {} });
+    expect((await copy.json("/api/me")).status).toBe(401);
+  });
+
+  it("H2 a session cookie with a forged signature is signed out", async () => {
+    const forged = new HttpClient(server.url);
+    const response = await forged.json("/api/me", {
+      headers: {
+        cookie: "better-auth.session_token=abc.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA%3D",
+      },
+    });
+    expect(response.status).toBe(401);
+  });
+
   it("cannot switch into an organization the user is not a member of", async () => {
     const alice = await signUp(server.url, "Alice");
     const bob = await signUp(server.url, "Bob");
