@@ -1,9 +1,9 @@
-// The resolveAgent hook (seed 000): which agent handles the turn, with which model, reasoning
+// The resolveAgent hook: which agent handles the turn, with which model, reasoning
 // profile and tools. `resolveAgent` hooks in lib/turns/hooks.ts may replace any of it.
 import type { Tool } from "ai";
 import { type AgentConfig, config, getAgent, type ReasoningProfile } from "@/lib/config";
 import { type ResolvedModel, resolveModel } from "@/lib/models/registry";
-import type { Attempt } from "@/lib/models/resilient-model";
+import type { ResilienceOptions } from "@/lib/models/resilient-model";
 import { toolsFor } from "./tools";
 
 export type ResolvedAgent = {
@@ -17,14 +17,14 @@ export type ResolvedAgent = {
 export async function defaultResolveAgent({
   agentId,
   onAttempt,
+  onAttemptStart,
 }: {
   agentId: string;
-  onAttempt?: (attempt: Attempt) => void;
-}): Promise<ResolvedAgent> {
+} & Pick<ResilienceOptions, "onAttempt" | "onAttemptStart">): Promise<ResolvedAgent> {
   const agent = getAgent(agentId) ?? config.agents.chief;
   return {
     agent,
-    model: await resolveModel(agent.reasoningProfile, { onAttempt }),
+    model: await resolveModel(agent.reasoningProfile, { onAttempt, onAttemptStart }),
     reasoningProfile: agent.reasoningProfile,
     tools: toolsFor(agent.tools),
   };

@@ -6,7 +6,7 @@ import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ReasoningProfile } from "@/lib/config";
 import { loadModelConfig } from "./model-config";
 import { createOfflineModel } from "./offline-model";
-import { type Attempt, createResilientModel } from "./resilient-model";
+import { type Attempt, createResilientModel, type ResilienceOptions } from "./resilient-model";
 
 export type ResolvedModel = {
   model: LanguageModelV4;
@@ -33,7 +33,7 @@ export function usingOfflineModel(env: NodeJS.ProcessEnv = process.env): boolean
 
 export async function resolveModel(
   profile: ReasoningProfile,
-  { onAttempt }: { onAttempt?: (attempt: Attempt) => void } = {},
+  { onAttempt, onAttemptStart }: Pick<ResilienceOptions, "onAttempt" | "onAttemptStart"> = {},
 ): Promise<ResolvedModel> {
   const settings = loadModelConfig();
   let primary: LanguageModelV4;
@@ -68,6 +68,7 @@ export async function resolveModel(
     retryBaseMs: settings.MODEL_RETRY_BASE_MS,
     firstTokenTimeoutMs: settings.MODEL_FIRST_TOKEN_TIMEOUT_MS,
     idleTimeoutMs: settings.MODEL_IDLE_TIMEOUT_MS,
+    onAttemptStart,
     onAttempt: (attempt) => {
       attempts.push(attempt);
       onAttempt?.(attempt);

@@ -31,6 +31,8 @@ export type ResilienceOptions = {
   retryBaseMs: number;
   firstTokenTimeoutMs: number;
   idleTimeoutMs: number;
+  /** A model call is about to be made (each retry and the fallback are calls of their own). */
+  onAttemptStart?: (attempt: { modelId: string; attempt: number }) => void;
   onAttempt?: (attempt: Attempt) => void;
 };
 
@@ -74,6 +76,9 @@ async function streamWithAttempts(
   for (const model of models) {
     for (let attempt = 1; attempt <= options.attemptsPerModel; attempt++) {
       attemptNumber++;
+      // A stop during the backoff ends here: no further call is made.
+      call.abortSignal?.throwIfAborted();
+      options.onAttemptStart?.({ modelId: model.modelId, attempt: attemptNumber });
       const startedAt = new Date();
       try {
         const result = await streamOnce(model, call, options);

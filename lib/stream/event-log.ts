@@ -2,7 +2,7 @@
 // commits them in one multi-row insert per tick (the first event of a turn at once, the rest
 // within flushIntervalMs), then fans them out: nothing is sent before it is committed. A batch
 // the database refuses is retried turn by turn, so one turn's bad event never fails another's.
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, type SQL, sql } from "drizzle-orm";
 import { type Db, getDatabase, getDb } from "@/db/client";
 import { turnEvents } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -26,7 +26,13 @@ export class EventLogWriteError extends Error {
   }
 }
 
-type Pending = { event: LoggedEvent; resolve: () => void; reject: (error: unknown) => void };
+type Pending = {
+  event: LoggedEvent;
+  /** The turn becomes active (with its model) in the statement that writes this event. */
+  activates?: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+};
 
 // Refused turns are remembered so none of their later events is written: those would leave a
 // hole where the refused ones should be. Bounded, since refusals are rare and turns end.
@@ -38,12 +44,15 @@ class EventWriter {
   private flushing: Promise<void> | undefined;
   private readonly refused = new Map<string, EventLogWriteError>();
 
-  append(event: LoggedEvent, { immediate = false } = {}): Promise<void> {
+  append(
+    event: LoggedEvent,
+    { immediate = false, activates }: { immediate?: boolean; activates?: string } = {},
+  ): Promise<void> {
     // Model and tool output may hold text Postgres cannot store; the log, the live stream and
     // the client all see the same storable chunk.
     const storable = { ...event, chunk: toStorableJson(event.chunk) };
     const done = new Promise<void>((resolve, reject) => {
-      this.pending.push({ event: storable, resolve, reject });
+      this.pending.push({ event: storable, activates, resolve, reject });
     });
     if (immediate) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), config.turns.flushIntervalMs);
@@ -66,6 +75,20 @@ class EventWriter {
     await this.flushing;
   }
 
+  /**
+   * Hands over `turnId`'s events that no flush has taken yet, for the turn's closing statement to
+   * write. Waits for a flush in flight first: its events have lower offsets and must be committed
+   * before the turn's terminal event is.
+   */
+  async takePending(turnId: string): Promise<Pending[]> {
+    while (this.flushing) await this.flushing;
+    const taken = this.pending.filter((item) => item.event.turnId === turnId);
+    if (taken.length === 0) return [];
+    this.pending = this.pending.filter((item) => item.event.turnId !== turnId);
+    for (const item of taken) item.resolve();
+    return taken;
+  }
+
   private async commit(batch: Pending[]): Promise<void> {
     const live: Pending[] = [];
     for (const item of batch) {
@@ -76,7 +99,7 @@ class EventWriter {
     if (live.length === 0) return;
     let committed: Pending[];
     try {
-      await insertEvents(live.map((item) => item.event));
+      await insertEvents(live);
       committed = live;
     } catch (error) {
       committed = await this.commitTurnByTurn(live, error);
@@ -111,7 +134,7 @@ class EventWriter {
       try {
         // A single-turn batch already failed alone: no point asking again.
         if (byTurn.size === 1) throw batchError;
-        await insertEvents(group.map((item) => item.event));
+        await insertEvents(group);
         committed.push(...group);
       } catch (error) {
         const refusal = new EventLogWriteError(turnId, errorClass(error));
@@ -134,16 +157,28 @@ class EventWriter {
   }
 }
 
-async function insertEvents(events: LoggedEvent[]): Promise<void> {
+/** One statement: the events, and the turns they make active (pending → active, with model). */
+async function insertEvents(items: Pending[]): Promise<void> {
   const db = await getDb();
-  await db.insert(turnEvents).values(
-    events.map((event) => ({
-      workstreamId: event.workstreamId,
-      offset: event.offset,
-      turnId: event.turnId,
-      chunk: event.chunk,
-    })),
+  const activations = items.filter((item) => item.activates !== undefined);
+  const insert = insertEventsSql(
+    items.map((item) => item.event),
+    sql`true`,
+  ) as SQL;
+  if (activations.length === 0) {
+    await db.execute(insert);
+    return;
+  }
+  const rows = sql.join(
+    activations.map((item) => sql`(${item.event.turnId}, ${item.activates ?? null})`),
+    sql`, `,
   );
+  await db.execute(sql`with activated as (
+      update "turns" as t set "state" = 'active', "model" = v.model, "started_at" = now(),
+        "updated_at" = now()
+      from (values ${rows}) as v(id, model)
+      where t."id" = v.id and t."state" = 'pending'
+    ) ${insert}`);
 }
 
 const holder = processSingleton<{ writer?: EventWriter }>("writer", () => ({}));
@@ -151,6 +186,87 @@ const holder = processSingleton<{ writer?: EventWriter }>("writer", () => ({}));
 export function eventWriter(): EventWriter {
   holder.writer ??= new EventWriter();
   return holder.writer;
+}
+
+/**
+ * One turn's side of the log, held by the process that leases the turn: it numbers the turn's
+ * events with the workstream's next offsets (nobody else writes to a workstream with an open
+ * turn) and hands them to the batching writer. A refused write surfaces on `failure`.
+ */
+export class TurnLog {
+  private last: Promise<void> = Promise.resolve();
+  failure: unknown = null;
+  constructor(
+    private readonly turn: { id: string; workstreamId: string },
+    private nextOffset: number,
+  ) {}
+
+  private activation: string | undefined;
+  /** The model of an activation no flush carried: the closing statement makes the turn active. */
+  activatesOnClose: string | undefined;
+
+  /** The turn is active from the statement that writes its next event: no write of its own. */
+  activate(model: string): void {
+    this.activation = model;
+  }
+
+  append(chunk: LoggedChunk, { immediate = false } = {}): void {
+    const event = this.numbered([chunk])[0] as LoggedEvent;
+    const activates = this.activation;
+    this.activation = undefined;
+    const written = eventWriter().append(event, { immediate, activates });
+    written.catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    this.last = written;
+  }
+
+  /**
+   * The events the turn's closing statement writes: whatever the writer still holds for this
+   * turn, then the chunks `closing` gives once it is known whether the log refused any. When the log refused some of this turn's events, those were never
+   * written and its later ones were dropped, so the closing events go at the log's end instead.
+   */
+  async closingEvents(
+    closing: (refused: boolean) => LoggedChunk[] | Promise<LoggedChunk[]>,
+  ): Promise<LoggedEvent[]> {
+    const taken = await eventWriter().takePending(this.turn.id);
+    const held = taken.map((item) => item.event);
+    this.activatesOnClose ??= taken.find((item) => item.activates)?.activates ?? this.activation;
+    await this.last.catch(() => undefined);
+    const chunks = await closing(this.failure !== null);
+    if (this.failure) {
+      this.nextOffset = (await latestOffset({ workstreamId: this.turn.workstreamId })) + 1;
+      return this.numbered(chunks);
+    }
+    return [...held, ...this.numbered(chunks)];
+  }
+
+  private numbered(chunks: LoggedChunk[]): LoggedEvent[] {
+    return chunks.map((chunk) => ({
+      workstreamId: this.turn.workstreamId,
+      turnId: this.turn.id,
+      offset: this.nextOffset++,
+      chunk: toStorableJson(chunk),
+    }));
+  }
+}
+
+/**
+ * `insert into turn_events … select … where <condition>`, for a statement that writes a turn's
+ * events together with the rows they belong to (opening and closing a turn). This module stays
+ * the only writer of the log: the callers embed the statement it builds.
+ */
+export function insertEventsSql(events: LoggedEvent[], condition: SQL): SQL | null {
+  if (events.length === 0) return null;
+  const rows = sql.join(
+    events.map(
+      (event) =>
+        sql`(${event.workstreamId}, ${event.offset}::bigint, ${event.turnId}, ${JSON.stringify(event.chunk)}::jsonb)`,
+    ),
+    sql`, `,
+  );
+  return sql`insert into "turn_events" ("workstream_id", "offset", "turn_id", "chunk")
+    select v.w, v.o, v.t, v.c from (values ${rows}) as v(w, o, t, c) where ${condition}`;
 }
 
 export async function latestOffset({ workstreamId }: { workstreamId: string }): Promise<number> {

@@ -24,6 +24,49 @@ export type FollowDeps = {
 
 const realDeps: FollowDeps = { fanout: getFanout, readEvents };
 
+/**
+ * Live signals for one workstream, queued from the moment of subscribing. Made before a turn's
+ * first events are announced, it lets the response that opened the turn start from the events
+ * it holds instead of reading them back from the log.
+ */
+export class WorkstreamSubscription {
+  private readonly queue: FanoutSignal[] = [];
+  private wake: (() => void) | undefined;
+  private readonly unsubscribe: () => void;
+  constructor(fanout: Pick<EventFanout, "subscribe">, workstreamId: string) {
+    this.unsubscribe = fanout.subscribe(workstreamId, (item) => {
+      this.queue.push(item);
+      this.notify();
+    });
+  }
+
+  notify(): void {
+    this.wake?.();
+    this.wake = undefined;
+  }
+
+  take(): FanoutSignal[] {
+    return this.queue.splice(0);
+  }
+
+  /** Resolves on the next signal, after `ms`, or at once if signals are waiting. */
+  wait(ms: number): Promise<void> {
+    if (this.queue.length > 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.notify();
+  }
+}
+
 export type FollowOptions = {
   workstreamId: string;
   after: number;
@@ -36,6 +79,10 @@ export type FollowOptions = {
   pollMs?: number;
   /** The fan-out and the log reader; the real ones unless a test gives its own. */
   deps?: Partial<FollowDeps>;
+  /** A subscription made before `known` was announced (the turn's opener holds both). */
+  subscription?: WorkstreamSubscription;
+  /** Committed events right after `after` and nothing else before them: no first read needed. */
+  known?: LoggedEvent[];
 };
 
 export async function* followEvents(options: FollowOptions): AsyncGenerator<LoggedEvent> {
@@ -43,17 +90,10 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
   const deps = { ...realDeps, ...options.deps };
   const read = (after: number) => deps.readEvents({ workstreamId, after, limit: READ_LIMIT });
   let last = options.after;
-  const queue: FanoutSignal[] = [];
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
-  const unsubscribe = (await deps.fanout()).subscribe(workstreamId, (item) => {
-    queue.push(item);
-    notify();
-  });
-  signal.addEventListener("abort", notify, { once: true });
+  const subscription =
+    options.subscription ?? new WorkstreamSubscription(await deps.fanout(), workstreamId);
+  const wakeOnAbort = () => subscription.notify();
+  signal.addEventListener("abort", wakeOnAbort, { once: true });
   // Subscribed before the first read, so nothing committed from here on is missed.
   let bound = options.turnId ?? (await options.openTurnId());
   /** Yields `events` past `last` in order; true once the bound turn's terminal event is out. */
@@ -71,9 +111,13 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
     }
   }
   try {
+    if (options.known) {
+      yield* deliver(options.known, { inOrder: true });
+      if (ended) return;
+    }
     // Catch up from the log. With no turn open, the whole backlog is replayed; it ends at the
     // bound turn's terminal event otherwise.
-    for (;;) {
+    for (; !options.known; ) {
       if (signal.aborted) return;
       const batch = await read(last);
       if (bound === null) {
@@ -95,14 +139,9 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
     }
     let more = false; // the last read was full: read on without waiting
     while (!signal.aborted) {
-      if (queue.length === 0 && !more) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, options.pollMs ?? 2_000);
-        });
-      }
+      if (!more) await subscription.wait(options.pollMs ?? 2_000);
       if (signal.aborted) return;
-      const items = queue.splice(0);
+      const items = subscription.take();
       let needsRead = items.length === 0; // a poll tick, or more to read
       const live: LoggedEvent[] = [];
       for (const item of items) {
@@ -130,7 +169,7 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
       }
     }
   } finally {
-    unsubscribe();
-    signal.removeEventListener("abort", notify);
+    subscription.close();
+    signal.removeEventListener("abort", wakeOnAbort);
   }
 }

@@ -1,8 +1,9 @@
-// The in-process event bus (seed 004): stage, session, provider and tool events. Events are
-// projections for observers; they never decide anything (hooks.ts decides). Each running turn
-// feeds its status events (processing with its stage, using a tool) from this bus.
+// The in-process event bus: stage, session, provider and tool events. Events are projections
+// for observers; they never decide anything (hooks decide, at each stage's pre and post point).
 import { EventEmitter } from "node:events";
 import { processSingleton } from "@/lib/server/singleton";
+import type { TurnStatus } from "@/lib/stream/types";
+import type { SummaryRow } from "@/lib/workstreams/summary";
 
 export const STAGES = [
   "RECEIVE_INPUT",
@@ -15,8 +16,21 @@ export const STAGES = [
 export type Stage = (typeof STAGES)[number];
 
 export type BusEvent =
-  | { type: "SessionTurnStart"; turnId: string; workstreamId: string }
-  | { type: "SessionTurnEnd"; turnId: string; workstreamId: string; state: string }
+  | {
+      type: "SessionTurnStart";
+      turnId: string;
+      workstreamId: string;
+      /** The workstream as the turn found it, for the live update (no re-read needed). */
+      workstream?: SummaryRow;
+    }
+  | {
+      type: "SessionTurnEnd";
+      turnId: string;
+      workstreamId: string;
+      state: string;
+      /** The workstream as the turn's closing statement left it. */
+      workstream?: SummaryRow;
+    }
   | { type: "StagePreFired"; turnId: string; stage: Stage }
   | { type: "StagePostFired"; turnId: string; stage: Stage; outcome: "ok" | "error" }
   | { type: "ProviderRequestStarted"; turnId: string; modelId: string; attempt: number }
@@ -60,15 +74,36 @@ export const bus = {
   },
 };
 
-/** Runs one named stage, bracketed by StagePreFired / StagePostFired. */
-export async function stage<T>(turnId: string, name: Stage, body: () => Promise<T>): Promise<T> {
-  bus.emit({ type: "StagePreFired", turnId, stage: name });
+/** What a stage needs from its turn: who it is for, and where its status goes. */
+export type StageScope = {
+  turnId: string;
+  /** Writes the turn's status to its log; absent before the turn has a log (RECEIVE_INPUT). */
+  status?: (status: TurnStatus) => void;
+};
+
+/**
+ * Runs one named stage, bracketed by StagePreFired / StagePostFired. The stage writes the turn's
+ * status itself as it starts: "processing" with its name, or "tool" for a tool call. Its hooks'
+ * pre and post points are run by the body (see hooks.ts `stagePoints`), which alone knows what
+ * the stage acts upon.
+ */
+export async function stage<T>(
+  scope: StageScope,
+  name: Stage,
+  body: () => Promise<T>,
+  { toolName }: { toolName?: string } = {},
+): Promise<T> {
+  bus.emit({ type: "StagePreFired", turnId: scope.turnId, stage: name });
+  if (name === "TOOL_CALL" && toolName) scope.status?.({ state: "tool", toolName });
+  else if (name !== "RENDER" && name !== "RECEIVE_INPUT") {
+    scope.status?.({ state: "processing", stage: name });
+  }
   try {
     const result = await body();
-    bus.emit({ type: "StagePostFired", turnId, stage: name, outcome: "ok" });
+    bus.emit({ type: "StagePostFired", turnId: scope.turnId, stage: name, outcome: "ok" });
     return result;
   } catch (error) {
-    bus.emit({ type: "StagePostFired", turnId, stage: name, outcome: "error" });
+    bus.emit({ type: "StagePostFired", turnId: scope.turnId, stage: name, outcome: "error" });
     throw error;
   }
 }

@@ -1,11 +1,12 @@
-// COMPOSE_REQUEST: the model's view of the workstream. History since the last compaction, the
-// compaction summary as a synthetic system message, and instruction sections from the builders
-// `buildExtraInstructionSections` hooks add (memory, workstream state, execution plan, policies).
+// COMPOSE_REQUEST: the model's view of the workstream. History since the last compaction (read
+// by the turn's opening transaction), the compaction summary as a synthetic system message, and
+// instruction sections from the builders `buildExtraInstructionSections` hooks add (memory,
+// workstream state, execution plan, policies).
 import { convertToModelMessages, type ModelMessage } from "ai";
 import type { AgentConfig } from "@/lib/config";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { hooksOf } from "./hooks";
-import { loadHistory, type WorkstreamMessage } from "./messages";
+import type { WorkstreamMessage } from "./messages";
 
 export type ComposedRequest = {
   instructions: string;
@@ -16,14 +17,12 @@ export type ComposedRequest = {
 export async function composeRequest({
   workstream,
   agent,
+  history,
 }: {
   workstream: WorkstreamRow;
   agent: AgentConfig;
+  history: WorkstreamMessage[];
 }): Promise<ComposedRequest> {
-  const history = await loadHistory({
-    workstreamId: workstream.id,
-    afterMessageId: workstream.lastCompactedMessageId,
-  });
   const latestUser = history.findLast((message) => message.role === "user");
   const latestUserText =
     latestUser?.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n") ?? "";

@@ -5,8 +5,9 @@ import { getDb } from "@/db/client";
 import { turns } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
 import { latestOffset } from "@/lib/stream/event-log";
-import { followEvents } from "@/lib/stream/follow";
+import { followEvents, type WorkstreamSubscription } from "@/lib/stream/follow";
 import { sseResponse } from "@/lib/stream/sse";
+import type { LoggedEvent } from "@/lib/stream/types";
 import { RUNNING_STATES } from "./turn-store";
 
 async function openTurnId(workstreamId: string): Promise<string | null> {
@@ -29,12 +30,16 @@ export function followResponse({
   request,
   headers,
   turnId,
+  known,
+  subscription,
 }: {
   workstreamId: string;
   after: number;
   request: Request;
   headers?: Record<string, string>;
   turnId?: string;
+  known?: LoggedEvent[];
+  subscription?: WorkstreamSubscription;
 }): Response {
   const abort = new AbortController();
   request.signal.addEventListener("abort", () => abort.abort(), { once: true });
@@ -44,6 +49,8 @@ export function followResponse({
     signal: abort.signal,
     openTurnId: () => openTurnId(workstreamId),
     turnId,
+    known,
+    subscription,
   });
   return sseResponse(events, { abort, headers });
 }

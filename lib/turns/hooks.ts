@@ -1,7 +1,8 @@
-// The hook registry (seed 004): transform, guard and observer hooks attach to each stage of the
-// turn; guards run first and a deny wins; transforms run in registration order; observers see
-// the result and can never change or break the turn. The seed-000 extension points
-// `resolveAgent` and `buildExtraInstructionSections` are entries of the same registry.
+// The hook registry: transform, guard and observer hooks attach to each stage of the turn. A
+// stage has a pre point (guards first, a deny wins; then transforms in registration order, whose
+// result the stage uses) and a post point (observers, who see what the stage acted on and can
+// never change or break the turn). The extension points `resolveAgent` and
+// `buildExtraInstructionSections` are entries of the same registry.
 import type { ModelMessage, UIMessageChunk } from "ai";
 import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { processSingleton } from "@/lib/server/singleton";
@@ -12,9 +13,16 @@ import type { WorkstreamMessage } from "./messages";
 export type StagePayloads = {
   RECEIVE_INPUT: { message: WorkstreamMessage };
   COMPOSE_REQUEST: { instructions: string; messages: ModelMessage[] };
-  SEND_REQUEST: { modelId: string; provider: string };
+  /** The request as it goes to the model; a transform may rewrite instructions and messages. */
+  SEND_REQUEST: {
+    modelId: string;
+    provider: string;
+    instructions: string;
+    messages: ModelMessage[];
+  };
   STREAM_RESPONSE: { chunk: UIMessageChunk };
-  TOOL_CALL: { toolName: string; toolCallId: string; input: unknown };
+  /** At the post point `output` holds what the tool returned (absent when it threw). */
+  TOOL_CALL: { toolName: string; toolCallId: string; input: unknown; output?: unknown };
   RENDER: { message: WorkstreamMessage | null };
 };
 
@@ -101,15 +109,19 @@ export function hasStageHooks(stage: Stage): boolean {
   return hooks.some((hook) => "stage" in hook && hook.stage === stage);
 }
 
-/** Runs a stage's guards (deny wins), then its transforms, then its observers. */
-export async function runStageHooks<S extends Stage>(
+function hooksFor<S extends Stage>(stage: S): StageHook<S>[] {
+  return hooks.filter(
+    (hook) => "stage" in hook && hook.stage === stage,
+  ) as unknown as StageHook<S>[];
+}
+
+/** A stage's pre point: its guards (a deny wins), then its transforms, whose result is used. */
+export async function beforeStage<S extends Stage>(
   stage: S,
   payload: StagePayloads[S],
   ctx: HookContext,
 ): Promise<StagePayloads[S]> {
-  const forStage = hooks.filter(
-    (hook) => "stage" in hook && hook.stage === stage,
-  ) as unknown as StageHook<S>[];
+  const forStage = hooksFor(stage);
   if (forStage.length === 0) return payload;
   for (const hook of forStage) {
     if (hook.kind !== "guard") continue;
@@ -120,13 +132,32 @@ export async function runStageHooks<S extends Stage>(
   for (const hook of forStage) {
     if (hook.kind === "transform") current = await hook.run(current, ctx);
   }
-  for (const hook of forStage) {
+  return current;
+}
+
+/** A stage's post point: its observers, whose failures are logged and go no further. */
+export async function afterStage<S extends Stage>(
+  stage: S,
+  payload: StagePayloads[S],
+  ctx: HookContext,
+): Promise<void> {
+  for (const hook of hooksFor(stage)) {
     if (hook.kind !== "observer") continue;
     try {
-      await hook.run(current, ctx);
+      await hook.run(payload, ctx);
     } catch (error) {
       console.error(`[hooks] observer ${hook.name} at ${stage} failed:`, error);
     }
   }
+}
+
+/** Both points around a payload the stage acts on at once (a chunk, a message). */
+export async function runStageHooks<S extends Stage>(
+  stage: S,
+  payload: StagePayloads[S],
+  ctx: HookContext,
+): Promise<StagePayloads[S]> {
+  const current = await beforeStage(stage, payload, ctx);
+  await afterStage(stage, current, ctx);
   return current;
 }

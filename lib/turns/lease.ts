@@ -15,7 +15,7 @@ import { processSingleton } from "@/lib/server/singleton";
 import { latestOffset, readTurnEvents } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
-import { upsertAssistantMessage, type WorkstreamMessage } from "./messages";
+import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { chunkEvents, closeTurn, RUNNING_STATES, type TurnRow } from "./turn-store";
 
@@ -81,41 +81,40 @@ export async function reapOrphanedTurns(): Promise<string[]> {
 async function reapTurn(turn: TurnRow): Promise<boolean> {
   const logged = await readTurnEvents({ turnId: turn.id });
   const partial = await reassemble(logged.map((event) => event.chunk as UIMessageChunk));
-  if (partial && partial.parts.length > 0) {
-    await upsertAssistantMessage({
-      workstreamId: turn.workstreamId,
-      turnId: turn.id,
-      message: {
-        ...partial,
-        id: turn.assistantMessageId,
-        role: "assistant",
-        metadata: {
-          ...partial.metadata,
-          turnId: turn.id,
-          failed: true,
-          finishedAt: new Date().toISOString(),
-        },
-      },
-    });
-  }
+  const message: WorkstreamMessage | null =
+    partial && partial.parts.length > 0
+      ? {
+          ...partial,
+          id: turn.assistantMessageId,
+          role: "assistant",
+          metadata: {
+            ...partial.metadata,
+            turnId: turn.id,
+            failed: true,
+            finishedAt: new Date().toISOString(),
+          },
+        }
+      : null;
   // The closing events go at the end of the workstream's log, which is not always this turn's
   // last event: events the log refused were never written, and a stale holder may have written
   // after them. The turn is still open, so no other turn writes here.
-  const lastOffset = await latestOffset({ workstreamId: turn.workstreamId });
-  const message = ERROR_SENTENCES["internal:server_restarted"];
+  const lastOffset =
+    logged.at(-1)?.offset ?? (await latestOffset({ workstreamId: turn.workstreamId }));
+  const text = ERROR_SENTENCES["internal:server_restarted"];
   const events = chunkEvents(turn, lastOffset + 1, [
-    { type: "error", errorText: message },
+    { type: "error", errorText: text },
     statusChunk(turn.id, {
       state: "error",
       code: "internal:server_restarted",
-      message,
+      message: text,
       retryable: true,
     }),
   ]);
-  const closed = await closeTurn({
+  const { closed } = await closeTurn({
     turn,
-    end: { state: "failed", reason: message, errorCode: "internal:server_restarted" },
+    end: { state: "failed", reason: text, errorCode: "internal:server_restarted" },
     events,
+    message,
     ownerCheck: false,
   });
   if (closed) console.warn(`[turns] reaped ${turn.id}: its server process is gone`);

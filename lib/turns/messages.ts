@@ -1,13 +1,12 @@
 // Workstream messages: persisted UIMessages with metadata, a token count computed once when
 // written, and cursor paging by insertion sequence (seed 001's listMessageHistoryPage).
 import type { UIMessage } from "ai";
-import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import { encode } from "gpt-tokenizer";
-import { type Db, getDb } from "@/db/client";
+import { getDb } from "@/db/client";
 import { messages } from "@/db/schema";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
-import { toStorableJson } from "@/lib/text/storable";
 
 export type MessageMetadata = {
   agentId?: string;
@@ -50,31 +49,6 @@ function toMessage(row: Row): WorkstreamMessage {
   };
 }
 
-/** Inserts the user message unless it exists; returns whether it was new. */
-export async function insertUserMessage(
-  db: Db,
-  {
-    workstreamId,
-    message,
-    turnId,
-  }: { workstreamId: string; message: WorkstreamMessage; turnId: string },
-): Promise<boolean> {
-  const inserted = await db
-    .insert(messages)
-    .values({
-      workstreamId,
-      id: message.id,
-      role: "user",
-      parts: message.parts,
-      metadata: message.metadata ?? {},
-      tokenCount: countTokens(message.parts),
-      turnId,
-    })
-    .onConflictDoNothing()
-    .returning({ id: messages.id });
-  return inserted.length > 0;
-}
-
 export async function findMessage({
   workstreamId,
   messageId,
@@ -89,65 +63,6 @@ export async function findMessage({
     .where(and(eq(messages.workstreamId, workstreamId), eq(messages.id, messageId)))
     .limit(1);
   return row ? { ...toMessage(row), seq: Number(row.seq), turnId: row.turnId } : null;
-}
-
-export async function upsertAssistantMessage({
-  workstreamId,
-  message,
-  turnId,
-}: {
-  workstreamId: string;
-  message: WorkstreamMessage;
-  turnId: string;
-}): Promise<void> {
-  const db = await getDb();
-  // Model and tool output (text, reasoning, tool inputs and outputs) may hold text Postgres
-  // cannot store; it is kept with U+FFFD in place of those characters.
-  const parts = toStorableJson(message.parts);
-  const metadata = toStorableJson(message.metadata ?? {});
-  const tokenCount = countTokens(parts);
-  await db
-    .insert(messages)
-    .values({
-      workstreamId,
-      id: message.id,
-      role: "assistant",
-      parts,
-      metadata,
-      tokenCount,
-      turnId,
-    })
-    .onConflictDoUpdate({
-      target: [messages.workstreamId, messages.id],
-      set: {
-        parts,
-        metadata,
-        tokenCount,
-        updatedAt: sql`now()`,
-      },
-    });
-}
-
-/** Messages after the last compaction, oldest first: what the model sees. */
-export async function loadHistory({
-  workstreamId,
-  afterMessageId,
-}: {
-  workstreamId: string;
-  afterMessageId: string | null;
-}): Promise<WorkstreamMessage[]> {
-  const db = await getDb();
-  let afterSeq = 0;
-  if (afterMessageId) {
-    const anchor = await findMessage({ workstreamId, messageId: afterMessageId });
-    afterSeq = anchor?.seq ?? 0;
-  }
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.workstreamId, workstreamId), gt(messages.seq, afterSeq)))
-    .orderBy(asc(messages.seq));
-  return rows.map(toMessage);
 }
 
 export type HistoryPage = {

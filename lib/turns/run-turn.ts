@@ -1,24 +1,31 @@
-// One turn's run, stage by stage (seed 004 names): COMPOSE_REQUEST, SEND_REQUEST,
-// STREAM_RESPONSE (with TOOL_CALL inside the bounded tool loop), RENDER, then cleanup that
-// always runs. Status events are fed from the bus; hooks may transform, guard or observe.
+// One turn's run, stage by stage: COMPOSE_REQUEST, SEND_REQUEST, STREAM_RESPONSE (with a
+// TOOL_CALL stage for each tool call inside the bounded tool loop), RENDER, then cleanup that
+// always runs. Each stage writes the turn's status as it starts; hooks may transform, guard or
+// observe at its pre and post points.
 import { isStepCount, type LanguageModelUsage, streamText, type UIMessageChunk } from "ai";
-import { eq, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { workstreams } from "@/db/schema";
-import { defaultResolveAgent } from "@/lib/agents/resolve-agent";
+import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { costUsd } from "@/lib/models/pricing";
+import type { Attempt } from "@/lib/models/resilient-model";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
-import { latestOffset } from "@/lib/stream/event-log";
+import type { TurnLog } from "@/lib/stream/event-log";
 import { TextRechunker } from "@/lib/stream/rechunk";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
-import { bus, stage } from "./bus";
+import { bus, type StageScope, stage } from "./bus";
 import { composeRequest } from "./context";
-import { GuardRefusal, type HookContext, hasStageHooks, hooksOf, runStageHooks } from "./hooks";
-import { type MessageMetadata, upsertAssistantMessage, type WorkstreamMessage } from "./messages";
+import {
+  afterStage,
+  beforeStage,
+  GuardRefusal,
+  type HookContext,
+  hasStageHooks,
+  hooksOf,
+  runStageHooks,
+} from "./hooks";
+import type { MessageMetadata, WorkstreamMessage } from "./messages";
 import {
   cancelled,
   describeModelError,
@@ -29,32 +36,20 @@ import {
 } from "./outcome";
 import { runRegistry, StopRequested } from "./run-registry";
 import { gateTools } from "./tool-gate";
-import type { TurnEmitter } from "./turn-emitter";
-import { chunkEvents, closeTurn, markActive, type TurnRow } from "./turn-store";
+import { closeTurn, type TurnRow } from "./turn-store";
 
 type RunInput = {
   turn: TurnRow;
   workstream: WorkstreamRow;
+  /** The messages the model sees, the new one last (read when the turn was opened). */
+  history: WorkstreamMessage[];
   viewer: Viewer;
   controller: AbortController;
-  emitter: TurnEmitter;
+  log: TurnLog;
 };
 
 export async function runTurn(input: RunInput): Promise<void> {
-  const { turn, controller, emitter } = input;
-  // Status events are projections of the bus, written to this turn's log.
-  const unsubscribe = bus.on((event) => {
-    if (!("turnId" in event) || event.turnId !== turn.id) return;
-    if (
-      event.type === "StagePreFired" &&
-      event.stage !== "RENDER" &&
-      event.stage !== "RECEIVE_INPUT"
-    ) {
-      emitter.status({ state: "processing", stage: event.stage });
-    } else if (event.type === "ToolInvocationProposed") {
-      emitter.status({ state: "tool", toolName: event.toolName });
-    }
-  });
+  const { turn, controller } = input;
   let outcome: Outcome;
   try {
     outcome = await execute(input);
@@ -64,57 +59,43 @@ export async function runTurn(input: RunInput): Promise<void> {
       if (!(error instanceof GuardRefusal)) logTurnError(turn.id, "failed", error);
       outcome = failed(turn.id, describeModelError(error), null);
     }
-  } finally {
-    unsubscribe();
   }
   await finish(input, outcome);
 }
 
-async function execute({
-  turn,
-  workstream,
-  viewer,
-  controller,
-  emitter,
-}: RunInput): Promise<Outcome> {
-  const ctx: HookContext = {
+function hookContext({ turn, workstream, viewer }: RunInput): HookContext {
+  return {
     turnId: turn.id,
     workstreamId: workstream.id,
     organizationId: workstream.organizationId,
     userId: viewer.userId,
   };
+}
+
+function stageScope({ turn, log }: RunInput): StageScope {
+  return { turnId: turn.id, status: (status) => log.append(statusChunk(turn.id, status)) };
+}
+
+async function execute(input: RunInput): Promise<Outcome> {
+  const { turn, workstream, history, controller, log } = input;
+  const ctx = hookContext(input);
+  const scope = stageScope(input);
   const startedAt = new Date().toISOString();
-  let resolved = await defaultResolveAgent({
-    agentId: workstream.agentId,
-    onAttempt: (attempt) => {
-      const type = attempt.outcome === "ok" ? "ProviderRequestCompleted" : "ProviderRequestFailed";
-      if (type === "ProviderRequestCompleted") {
-        bus.emit({
-          type,
-          turnId: turn.id,
-          modelId: attempt.modelId,
-          attempt: attempt.attempt,
-          ms: attempt.ms,
-        });
-      } else {
-        bus.emit({
-          type,
-          turnId: turn.id,
-          modelId: attempt.modelId,
-          attempt: attempt.attempt,
-          error: attempt.error ?? "",
-        });
-      }
-    },
-  });
-  for (const hook of hooksOf("resolveAgent")) resolved = await hook.run({ workstream, resolved });
+  const resolved = await resolveAgent(input);
   // Stopped while pending: the turn ends cancelled without the model ever being called.
   controller.signal.throwIfAborted();
-  await markActive({ turnId: turn.id, model: resolved.model.modelId });
+  // The turn becomes active with its next logged events, in the same statement.
+  log.activate(resolved.model.modelId);
 
-  const composed = await stage(turn.id, "COMPOSE_REQUEST", async () => {
-    const request = await composeRequest({ workstream, agent: resolved.agent });
-    return runStageHooks("COMPOSE_REQUEST", request, ctx);
+  const composed = await stage(scope, "COMPOSE_REQUEST", async () => {
+    const request = await composeRequest({ workstream, agent: resolved.agent, history });
+    const payload = await beforeStage(
+      "COMPOSE_REQUEST",
+      { instructions: request.instructions, messages: request.messages },
+      ctx,
+    );
+    await afterStage("COMPOSE_REQUEST", payload, ctx);
+    return payload;
   });
   const metadata: MessageMetadata = {
     agentId: resolved.agent.id,
@@ -123,29 +104,30 @@ async function execute({
     reasoningProfile: resolved.reasoningProfile,
     startedAt,
   };
-  emitter.emit({ type: "start", messageId: turn.assistantMessageId, messageMetadata: metadata });
+  log.append({ type: "start", messageId: turn.assistantMessageId, messageMetadata: metadata });
 
   let final: WorkstreamMessage | null = null;
   let streamError: unknown = null;
   const stepUsages: Array<TokenUsage | null> = [];
-  const result = await stage(turn.id, "SEND_REQUEST", async () => {
-    await runStageHooks(
+  const result = await stage(scope, "SEND_REQUEST", async () => {
+    const request = await beforeStage(
       "SEND_REQUEST",
-      { modelId: resolved.model.modelId, provider: resolved.model.provider },
+      {
+        modelId: resolved.model.modelId,
+        provider: resolved.model.provider,
+        instructions: composed.instructions,
+        messages: composed.messages,
+      },
       ctx,
     );
-    bus.emit({
-      type: "ProviderRequestStarted",
-      turnId: turn.id,
-      modelId: resolved.model.modelId,
-      attempt: 1,
-    });
-    return streamText({
+    const streaming = streamText({
       model: resolved.model.model,
-      instructions: composed.instructions,
-      messages: composed.messages,
+      // The model is the resolved agent's (resolveAgent hooks choose it); a transform here
+      // rewrites what it is asked.
+      instructions: request.instructions,
+      messages: request.messages,
       allowSystemInMessages: true,
-      tools: gateTools(resolved.tools, ctx),
+      tools: gateTools(resolved.tools, ctx, scope),
       stopWhen: isStepCount(config.turns.maxSteps),
       abortSignal: controller.signal,
       maxRetries: 0, // attempts, backoff and fallback are the resilient model's
@@ -155,6 +137,8 @@ async function execute({
         stepUsages.push(tokenUsage(step.usage));
       },
     });
+    await afterStage("SEND_REQUEST", request, ctx);
+    return streaming;
   });
   const ui = result.toUIMessageStream<WorkstreamMessage>({
     sendStart: false,
@@ -180,7 +164,7 @@ async function execute({
       // The first text of a turn is committed and sent at once, not on the batch timer.
       const first = chunk.type === "text-delta" && !sentFirstText;
       if (first) sentFirstText = true;
-      emitter.emit(chunk, { immediate: first });
+      log.append(chunk, { immediate: first });
     },
   });
   // Text held back to fill a 36–72 character piece waits at most 250 ms.
@@ -188,9 +172,9 @@ async function execute({
   const transformChunks = hasStageHooks("STREAM_RESPONSE");
   let sawContent = false;
   try {
-    await stage(turn.id, "STREAM_RESPONSE", async () => {
+    await stage(scope, "STREAM_RESPONSE", async () => {
       for await (const raw of ui as AsyncIterable<UIMessageChunk>) {
-        if (emitter.failure) throw emitter.failure;
+        if (log.failure) throw log.failure;
         // Finish, abort and error chunks are written by the closing transaction.
         if (raw.type === "finish" || raw.type === "abort" || raw.type === "error") continue;
         const chunk = transformChunks
@@ -254,6 +238,27 @@ async function execute({
   };
 }
 
+async function resolveAgent({ turn, workstream }: RunInput): Promise<ResolvedAgent> {
+  const base = { turnId: turn.id };
+  let resolved = await defaultResolveAgent({
+    agentId: workstream.agentId,
+    // The provider events of each model call the turn makes, retries and fallback included.
+    onAttemptStart: ({ modelId, attempt }) => {
+      bus.emit({ type: "ProviderRequestStarted", ...base, modelId, attempt });
+    },
+    onAttempt: (attempt: Attempt) => {
+      const call = { ...base, modelId: attempt.modelId, attempt: attempt.attempt };
+      if (attempt.outcome === "ok") {
+        bus.emit({ type: "ProviderRequestCompleted", ...call, ms: attempt.ms });
+      } else {
+        bus.emit({ type: "ProviderRequestFailed", ...call, error: attempt.error ?? "" });
+      }
+    },
+  });
+  for (const hook of hooksOf("resolveAgent")) resolved = await hook.run({ workstream, resolved });
+  return resolved;
+}
+
 /**
  * The turn's token usage. A finished turn has the SDK's total; a stopped one has no total (the
  * cut stream never reported one), so it counts the model calls that finished. A rejection of
@@ -291,53 +296,46 @@ function buildMessage(message: WorkstreamMessage | null, id: string, metadata: M
   };
 }
 
-/** RENDER and cleanup: persist, close the turn with its last events, always unregister. */
-async function finish({ turn, workstream, viewer, emitter, controller }: RunInput, ended: Outcome) {
+/**
+ * RENDER and cleanup: the answer, the turn's end, its last events and the freed workstream in
+ * one statement; then the run is always unregistered.
+ */
+async function finish(input: RunInput, ended: Outcome) {
+  const { turn, workstream, log, controller } = input;
   let outcome = ended;
   try {
-    // A turn whose events the log refused ends failed, whatever it was about to be. Its refused
-    // events were never written, so its closing events go at the end of the log: no holes.
-    const refused = await emitter.settled().then(
-      () => false,
-      (error: unknown) => {
-        logTurnError(turn.id, "event log write failed", error);
-        return true;
-      },
-    );
-    if (refused && outcome.end.state !== "failed") {
-      const { usage, costUsd, attempts } = outcome.end;
-      outcome = failed(turn.id, { code: "turn:failed" }, outcome.message, {
-        usage,
-        costUsd,
-        attempts,
+    const scope = stageScope(input);
+    const ctx = hookContext(input);
+    await stage(scope, "RENDER", async () => {
+      const { message } = await beforeStage("RENDER", { message: outcome.message }, ctx);
+      const events = await log.closingEvents((refused) => {
+        // A turn whose events the log refused ends failed, whatever it was about to be.
+        if (refused) logTurnError(turn.id, "event log write failed", log.failure);
+        if (refused && outcome.end.state !== "failed") {
+          const { usage, costUsd, attempts } = outcome.end;
+          outcome = failed(turn.id, { code: "turn:failed" }, message, {
+            usage,
+            costUsd,
+            attempts,
+          });
+        }
+        return outcome.closing;
       });
-    }
-    const ctx: HookContext = {
-      turnId: turn.id,
-      workstreamId: workstream.id,
-      organizationId: workstream.organizationId,
-      userId: viewer.userId,
-    };
-    await stage(turn.id, "RENDER", async () => {
-      const { message } = await runStageHooks("RENDER", { message: outcome.message }, ctx);
-      if (message) {
-        await upsertAssistantMessage({ workstreamId: workstream.id, message, turnId: turn.id });
-      }
-      await (await getDb())
-        .update(workstreams)
-        .set({ updatedAt: sql`now()` })
-        .where(eq(workstreams.id, workstream.id));
-    });
-    const first = refused
-      ? (await latestOffset({ workstreamId: workstream.id })) + 1
-      : emitter.take(outcome.closing.length);
-    const events = chunkEvents(turn, first, outcome.closing);
-    await closeTurn({ turn, end: outcome.end, events });
-    bus.emit({
-      type: "SessionTurnEnd",
-      turnId: turn.id,
-      workstreamId: workstream.id,
-      state: outcome.end.state,
+      const closed = await closeTurn({
+        turn,
+        end: outcome.end,
+        events,
+        message,
+        startedWith: log.activatesOnClose,
+      });
+      await afterStage("RENDER", { message }, ctx);
+      bus.emit({
+        type: "SessionTurnEnd",
+        turnId: turn.id,
+        workstreamId: workstream.id,
+        state: outcome.end.state,
+        workstream: closed.workstream ? { ...closed.workstream, isRunning: false } : undefined,
+      });
     });
     if (outcome.end.state === "completed") {
       bus.emit({

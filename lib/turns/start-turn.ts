@@ -1,49 +1,41 @@
-// RECEIVE_INPUT (seed 000 pre-turn setup, seed 004 naming): wait while the workstream is
-// compacting, validate the message, register the run, compare-and-set the busy flag and persist
-// the user message before any model call. Then the turn runs on its own, not tied to the request.
-import { eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { workstreams } from "@/db/schema";
+// RECEIVE_INPUT: validate the message, then open the turn in one transaction (busy flag, turn
+// row, user message and first event, durable before any model call), register the run and let it
+// go on its own, not tied to the request. A workstream that is compacting is waited for.
+
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
-import { getOwnedWorkstream, type WorkstreamRow } from "@/lib/workstreams/queries";
+import { errorClass } from "@/lib/server/error-class";
+import { TurnLog } from "@/lib/stream/event-log";
+import { getFanout } from "@/lib/stream/fanout-instance";
+import { WorkstreamSubscription } from "@/lib/stream/follow";
+import { type LoggedEvent, statusChunk } from "@/lib/stream/types";
 import { bus, stage } from "./bus";
 import { GuardRefusal, runStageHooks } from "./hooks";
-import { findMessage, type WorkstreamMessage } from "./messages";
+import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
-import { TurnEmitter } from "./turn-emitter";
-import { getTurn, openTurn, type TurnRow } from "./turn-store";
+import { type OpeningRead, openTurn, type TurnRow } from "./turn-store";
 
-export type StartedTurn = { turn: TurnRow; followAfter: number };
+export type StartedTurn = {
+  turn: TurnRow;
+  /** The turn's events so far (committed): the response starts from them, without a read. */
+  events: LoggedEvent[];
+  /** Live signals from before those events were announced, for the response to follow. */
+  subscription: WorkstreamSubscription;
+  followAfter: number;
+};
 
-async function waitWhileCompacting(workstream: WorkstreamRow): Promise<void> {
-  if (!workstream.isCompacting) return;
-  const db = await getDb();
-  const deadline = Date.now() + config.turns.compactionWaitMs;
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const [row] = await db
-      .select({ isCompacting: workstreams.isCompacting })
-      .from(workstreams)
-      .where(eq(workstreams.id, workstream.id));
-    if (!row?.isCompacting) return;
-  }
-  throw new AppError("unavailable:compacting", { headers: { "retry-after": "5" } });
-}
+/** Raised inside the opening transaction to roll it back and wait for a compaction to finish. */
+class Compacting extends Error {}
 
 /** A re-POST of a message is Retry only when its turn failed or was cancelled. */
-async function checkRetry(workstreamId: string, message: WorkstreamMessage): Promise<void> {
-  const existing = await findMessage({ workstreamId, messageId: message.id });
+function checkRetry(existing: OpeningRead["existing"]): void {
   if (!existing) return;
-  if (existing.role !== "user") {
-    throw new AppError("conflict:message_id");
-  }
-  const previous = existing.turnId ? await getTurn({ turnId: existing.turnId }) : null;
-  if (previous && (previous.state === "failed" || previous.state === "cancelled")) return;
+  if (existing.role !== "user") throw new AppError("conflict:message_id");
+  if (existing.turnState === "failed" || existing.turnState === "cancelled") return;
   throw new AppError("conflict:duplicate_message", {
-    details: { turnId: previous?.id ?? null },
+    details: { turnId: existing.turnId ?? null },
   });
 }
 
@@ -58,50 +50,80 @@ export async function startTurn({
 }): Promise<StartedTurn> {
   const turnId = `turn_${crypto.randomUUID().replaceAll("-", "")}`;
   const serverRunId = crypto.randomUUID();
-  const { workstream, turn, lastOffset } = await stage(turnId, "RECEIVE_INPUT", async () => {
-    const workstream = await getOwnedWorkstream({ viewer, workstreamId });
-    if (workstream.status === "archived") {
-      throw new AppError("conflict:archived");
-    }
-    await waitWhileCompacting(workstream);
-    await checkRetry(workstreamId, message);
-    const ctx = {
-      turnId,
-      workstreamId,
-      organizationId: viewer.organizationId,
-      userId: viewer.userId,
-    };
+  const ctx = {
+    turnId,
+    workstreamId,
+    organizationId: viewer.organizationId,
+    userId: viewer.userId,
+  };
+  const opened = await stage({ turnId }, "RECEIVE_INPUT", async () => {
     const input = await runStageHooks("RECEIVE_INPUT", { message }, ctx).catch((error: unknown) => {
       if (error instanceof GuardRefusal) {
-        throw new AppError("forbidden:guard", {
-          details: { hook: error.hook },
-        });
+        throw new AppError("forbidden:guard", { details: { hook: error.hook } });
       }
       throw error;
     });
-    // Also counts the turn against the user's rate limit, atomically with opening it.
-    const opened = await openTurn({
-      turnId,
-      workstreamId,
-      organizationId: viewer.organizationId,
-      userId: viewer.userId,
-      serverRunId,
-      message: { ...input.message, metadata: { ...input.message.metadata, turnId } },
-      assistantMessageId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
-      agentId: workstream.agentId,
-    });
-    return { workstream, ...opened };
+    const deadline = Date.now() + config.turns.compactionWaitMs;
+    for (;;) {
+      try {
+        return await open(input.message);
+      } catch (error) {
+        if (!(error instanceof Compacting)) throw error;
+        if (Date.now() >= deadline) {
+          throw new AppError("unavailable:compacting", { headers: { "retry-after": "5" } });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   });
 
+  async function open(posted: WorkstreamMessage) {
+    return openTurn(
+      {
+        turnId,
+        workstreamId,
+        organizationId: viewer.organizationId,
+        userId: viewer.userId,
+        serverRunId,
+        messageId: posted.id,
+        assistantMessageId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+      },
+      async (read) => {
+        if (read.workstream.status === "archived") throw new AppError("conflict:archived");
+        if (read.workstream.isCompacting) throw new Compacting();
+        checkRetry(read.existing);
+        return { message: posted, first: [statusChunk(turnId, { state: "acknowledged" })] };
+      },
+    );
+  }
+
+  const { turn, read, events } = opened;
+  const fanout = await getFanout();
+  const subscription = new WorkstreamSubscription(fanout, workstreamId);
+  void fanout.publish(events).catch((error: unknown) => {
+    // Committed but not announced: followers elsewhere catch up from the log on their next poll.
+    console.error(`[turns] announcing ${turnId} failed (${errorClass(error)})`);
+  });
   const controller = new AbortController();
-  const emitter = new TurnEmitter(turn, lastOffset + 1);
+  const log = new TurnLog(turn, (events.at(-1)?.offset ?? read.lastOffset) + 1);
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     finished = resolve;
   });
   runRegistry.register({ turnId, workstreamId, serverRunId, controller, done });
-  bus.emit({ type: "SessionTurnStart", turnId, workstreamId });
-  emitter.status({ state: "acknowledged" }, { immediate: true });
-  void runTurn({ turn, workstream, viewer, controller, emitter }).finally(finished);
-  return { turn, followAfter: lastOffset };
+  bus.emit({
+    type: "SessionTurnStart",
+    turnId,
+    workstreamId,
+    workstream: { ...read.workstream, isRunning: true },
+  });
+  void runTurn({
+    turn,
+    workstream: read.workstream,
+    history: read.history,
+    viewer,
+    controller,
+    log,
+  }).finally(finished);
+  return { turn, events, subscription, followAfter: read.lastOffset };
 }

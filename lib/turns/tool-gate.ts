@@ -1,47 +1,53 @@
-// TOOL_CALL (seed 004's authority stack, without approvals yet): guard hooks (deny wins), then
-// transform hooks on the arguments, then execute. A denied or throwing tool becomes an error
-// result the model sees; the turn goes on. Every invocation is on the bus.
+// TOOL_CALL: each tool call is a stage of its own. Its pre point runs the guard hooks (deny wins)
+// and the transforms of the arguments; then the tool executes; its post point lets observers see
+// the call with its output. A denied or throwing tool becomes an error result the model sees;
+// the turn goes on. Every invocation is on the bus.
 import type { Tool } from "ai";
-import { bus } from "./bus";
-import { GuardRefusal, type HookContext, runStageHooks } from "./hooks";
+import { bus, type StageScope, stage } from "./bus";
+import { afterStage, beforeStage, GuardRefusal, type HookContext } from "./hooks";
 
-export function gateTools(tools: Record<string, Tool>, ctx: HookContext): Record<string, Tool> {
+export function gateTools(
+  tools: Record<string, Tool>,
+  ctx: HookContext,
+  scope: StageScope,
+): Record<string, Tool> {
   return Object.fromEntries(
     Object.entries(tools).map(([toolName, original]) => {
       const execute = original.execute;
       if (!execute) return [toolName, original];
       const gated: Tool = {
         ...original,
-        execute: async (input: unknown, options) => {
-          const { toolCallId, abortSignal } = options;
-          bus.emit({ type: "ToolInvocationStarted", turnId: ctx.turnId, toolName, toolCallId });
-          try {
-            const payload = await runStageHooks("TOOL_CALL", { toolName, toolCallId, input }, ctx);
-            const output = await execute(payload.input as never, options);
-            bus.emit({ type: "ToolInvocationSucceeded", turnId: ctx.turnId, toolName, toolCallId });
-            return output;
-          } catch (error) {
-            if (abortSignal?.aborted) {
-              bus.emit({
-                type: "ToolInvocationCancelled",
-                turnId: ctx.turnId,
-                toolName,
-                toolCallId,
-              });
-            } else {
-              const message = error instanceof Error ? error.message : String(error);
-              bus.emit({
-                type: "ToolInvocationFailed",
-                turnId: ctx.turnId,
-                toolName,
-                toolCallId,
-                error: message,
-              });
-            }
-            if (error instanceof GuardRefusal) throw new Error(`Denied: ${error.reason}`);
-            throw error;
-          }
-        },
+        execute: (input: unknown, options) =>
+          stage(
+            scope,
+            "TOOL_CALL",
+            async () => {
+              const { toolCallId, abortSignal } = options;
+              const event = { turnId: ctx.turnId, toolName, toolCallId };
+              bus.emit({ type: "ToolInvocationStarted", ...event });
+              try {
+                const payload = await beforeStage(
+                  "TOOL_CALL",
+                  { toolName, toolCallId, input },
+                  ctx,
+                );
+                const output = await execute(payload.input as never, options);
+                bus.emit({ type: "ToolInvocationSucceeded", ...event });
+                await afterStage("TOOL_CALL", { ...payload, output }, ctx);
+                return output;
+              } catch (error) {
+                if (abortSignal?.aborted) {
+                  bus.emit({ type: "ToolInvocationCancelled", ...event });
+                } else {
+                  const message = error instanceof Error ? error.message : String(error);
+                  bus.emit({ type: "ToolInvocationFailed", ...event, error: message });
+                }
+                if (error instanceof GuardRefusal) throw new Error(`Denied: ${error.reason}`);
+                throw error;
+              }
+            },
+            { toolName },
+          ),
       } as Tool;
       return [toolName, gated];
     }),

@@ -28,5 +28,8 @@ export function isRunningSql(column: AnyPgColumn): SQL {
   return inArray(column, [...RUNNING_STATES]);
 }
 
-/** For hand-written SQL: `state in ('pending', 'active')` on the given column expression. */
-export const RUNNING_STATES_LIST = sql.raw(RUNNING_STATES.map((state) => `'${state}'`).join(", "));
+const quoted = (states: readonly string[]) =>
+  sql.raw(states.map((state) => `'${state}'`).join(", "));
+/** For hand-written SQL: `state in (${RUNNING_STATES_LIST})`. */
+export const RUNNING_STATES_LIST = quoted(RUNNING_STATES);
+export const OPEN_STATES_LIST = quoted(OPEN_STATES);

@@ -10,7 +10,7 @@ import { processSingleton } from "@/lib/server/singleton";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { registerHook } from "@/lib/turns/hooks";
 import { recordTurnActivity } from "./activity";
-import { notifyWorkstreamChanged } from "./live";
+import { notifyWorkstreamChanged, publishWorkstreamChange } from "./live";
 import { completeOnboarding } from "./onboarding";
 
 const state = processSingleton<{ started?: Promise<void>; queues: Map<string, Promise<void>> }>(
@@ -35,8 +35,12 @@ function inOrder(workstreamId: string, label: string, work: () => Promise<void>)
 
 function onBusEvent(event: BusEvent): void {
   if (event.type === "SessionTurnStart" || event.type === "SessionTurnEnd") {
+    const { workstream } = event;
+    // The turn hands over the workstream as it read or left it; only without it is it re-read.
     inOrder(event.workstreamId, "running update", () =>
-      notifyWorkstreamChanged({ workstreamId: event.workstreamId, reason: "running" }),
+      workstream
+        ? publishWorkstreamChange(workstream, "running")
+        : notifyWorkstreamChanged({ workstreamId: event.workstreamId, reason: "running" }),
     );
   } else if (event.type === "TurnCompleted") {
     inOrder(event.workstreamId, "recent activity", () =>

@@ -21,13 +21,15 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
       throw new AppError("payload_too_large:message");
     }
     const { workstreamId } = params;
-    const { turn, followAfter } = await startTurn({ viewer, workstreamId, message: body.message });
+    const started = await startTurn({ viewer, workstreamId, message: body.message });
     return followResponse({
       workstreamId,
-      after: followAfter,
+      after: started.followAfter,
       request,
-      headers: { "x-turn-id": turn.id },
-      turnId: turn.id,
+      headers: { "x-turn-id": started.turn.id },
+      turnId: started.turn.id,
+      known: started.events,
+      subscription: started.subscription,
     });
   },
   GET: async ({ request, params, query }) => {

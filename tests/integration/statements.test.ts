@@ -1,0 +1,42 @@
+// How much SQL one plain turn costs: every statement from the POST's arrival to the turn's close.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flushEventLog } from "@/lib/stream/event-log";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { readSse } from "../support/sse";
+import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+
+let testDb: TestDatabase;
+let server: AppServer;
+let recording: string[] | null = null;
+
+beforeAll(async () => {
+  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
+  testDb = await useTestDatabase({
+    onQuery: (query) => {
+      if (!/^\s*(begin|commit|rollback)\b/i.test(query)) recording?.push(query);
+    },
+  });
+  server = await startAppServer();
+});
+afterAll(async () => {
+  await server?.close();
+  await releaseTestDatabase(testDb);
+});
+
+describe("the turn's hot path", () => {
+  it("H2 a plain follow-up turn sends at most 8 SQL statements", async () => {
+    const owner: Owner = await userWithWorkstream(server.url);
+    await readSse(await send(owner, "hello there"));
+    await flushEventLog();
+    recording = [];
+    await readSse(await send(owner, "and again"));
+    await flushEventLog();
+    const statements = recording;
+    recording = null;
+    console.log(
+      statements.map((s, i) => `${i + 1}. ${s.replaceAll(/\s+/g, " ").slice(0, 200)}`).join("\n"),
+    );
+    expect(statements.length).toBeLessThanOrEqual(8);
+  });
+});
