@@ -7,6 +7,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
+import { PROCESS_ID } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
 import { lockDataDir } from "./lock";
 import * as schema from "./schema";
@@ -43,6 +44,11 @@ export class DatabaseOpenError extends Error {
   }
 }
 
+/** The Postgres application_name of a server process's connections (at most 63 bytes). */
+export function applicationName(processId: string): string {
+  return `workstreams:${processId}`.slice(0, 63);
+}
+
 export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OpenOptions {
   const url = env.DATABASE_URL?.trim();
   const onQuery = env.WORKSTREAMS_SQL_TRACE === "1" ? traceQuery : undefined;
@@ -62,7 +68,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const client = postgres(options.url, {
       max: options.max ?? 10,
       onnotice: () => {},
-      connection: { application_name: "workstreams" },
+      // Named per process, so a server can tell whether others share the database.
+      connection: { application_name: applicationName(PROCESS_ID) },
       // postgres-js sees every statement, the ones sent outside drizzle included.
       debug: options.onQuery && ((_connection, query) => options.onQuery?.(query)),
     });

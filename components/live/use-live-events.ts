@@ -3,7 +3,7 @@
 // component that listens, closed when the last one stops. EventSource reconnects by itself;
 // changes made while it was away are not replayed, so listeners get `reconnected` and reload.
 import { useEffect, useRef } from "react";
-import type { LiveEvent } from "@/lib/live/types";
+import type { LiveEvent } from "@/lib/stream/live";
 
 export type LiveClientEvent = LiveEvent | { type: "reconnected" };
 type Listener = (event: LiveClientEvent) => void;

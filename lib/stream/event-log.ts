@@ -98,8 +98,9 @@ class EventWriter {
     }
     if (live.length === 0) return;
     let committed: Pending[];
+    let announced = false;
     try {
-      await insertEvents(live);
+      announced = await insertEvents(live);
       committed = live;
     } catch (error) {
       committed = await this.commitTurnByTurn(live, error);
@@ -107,7 +108,7 @@ class EventWriter {
     if (committed.length === 0) return;
     const events = committed.map((item) => item.event);
     try {
-      await (await getFanout()).publish(events);
+      await (await getFanout()).publish(events, { announced });
     } catch (error) {
       // Committed but not announced: followers still catch up from the log on their next poll.
       console.error(`[event-log] fan-out failed (${errorClass(error)})`);
@@ -157,28 +158,34 @@ class EventWriter {
   }
 }
 
-/** One statement: the events, and the turns they make active (pending → active, with model). */
-async function insertEvents(items: Pending[]): Promise<void> {
+/**
+ * One statement: the events, the turns they make active (pending → active, with model) and the
+ * hint to other servers, delivered on commit. Returns whether the hint went with it.
+ */
+async function insertEvents(items: Pending[]): Promise<boolean> {
   const db = await getDb();
+  const events = items.map((item) => item.event);
+  const insert = insertEventsSql(events, sql`true`) as SQL;
+  const notice = (await getFanout()).announceSql(events);
   const activations = items.filter((item) => item.activates !== undefined);
-  const insert = insertEventsSql(
-    items.map((item) => item.event),
-    sql`true`,
-  ) as SQL;
-  if (activations.length === 0) {
+  if (activations.length === 0 && !notice) {
     await db.execute(insert);
-    return;
+    return false;
   }
   const rows = sql.join(
     activations.map((item) => sql`(${item.event.turnId}, ${item.activates ?? null})`),
     sql`, `,
   );
-  await db.execute(sql`with activated as (
+  const activated = activations.length
+    ? sql`activated as (
       update "turns" as t set "state" = 'active', "model" = v.model, "started_at" = now(),
         "updated_at" = now()
       from (values ${rows}) as v(id, model)
       where t."id" = v.id and t."state" = 'pending'
-    ) ${insert}`);
+    ), `
+    : sql``;
+  await db.execute(sql`with ${activated}logged as (${insert}) select ${notice ?? sql`null`}`);
+  return notice !== null;
 }
 
 const holder = processSingleton<{ writer?: EventWriter }>("writer", () => ({}));

@@ -6,7 +6,7 @@
 // resumes. It ends right after that turn's terminal event, even when one log read also holds
 // the next turn's first events.
 import { readEvents } from "./event-log";
-import type { EventFanout, FanoutSignal } from "./fanout";
+import type { Fanout, FanoutSignal } from "./fanout";
 import { getFanout } from "./fanout-instance";
 import { isTerminal, type LoggedEvent } from "./types";
 
@@ -14,7 +14,7 @@ import { isTerminal, type LoggedEvent } from "./types";
 export const READ_LIMIT = 500;
 
 export type FollowDeps = {
-  fanout: () => Promise<Pick<EventFanout, "subscribe">>;
+  fanout: () => Promise<Pick<Fanout, "subscribe">>;
   readEvents: (input: {
     workstreamId: string;
     after: number;
@@ -33,7 +33,7 @@ export class WorkstreamSubscription {
   private readonly queue: FanoutSignal[] = [];
   private wake: (() => void) | undefined;
   private readonly unsubscribe: () => void;
-  constructor(fanout: Pick<EventFanout, "subscribe">, workstreamId: string) {
+  constructor(fanout: Pick<Fanout, "subscribe">, workstreamId: string) {
     this.unsubscribe = fanout.subscribe(workstreamId, (item) => {
       this.queue.push(item);
       this.notify();

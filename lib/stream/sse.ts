@@ -1,18 +1,32 @@
-// Server-Sent Events in the AI SDK 7 UI message stream encoding, with each event's offset as
-// its SSE id so a client can resume with `Last-Event-ID` or `?after=`.
+// The one Server-Sent Events encoder. A workstream's turn events go out in the AI SDK 7 UI
+// message stream encoding, each with its offset as the SSE id so a client can resume with
+// `Last-Event-ID` or `?after=`. The live channel sends a `ready` event once subscribed, then one
+// event per change until the client goes away; EventSource reconnects on its own (retry: 3 s),
+// and the client reloads its lists after a reconnect because changes in between are not replayed.
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { errorClass } from "@/lib/server/error-class";
+import { getFanout } from "./fanout-instance";
+import type { LiveTopic } from "./live";
 import type { LoggedEvent } from "./types";
 
 const encoder = new TextEncoder();
 
-export const SSE_HEADERS = {
+const STREAM_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache, no-transform",
   connection: "keep-alive",
   "x-accel-buffering": "no",
-  "x-vercel-ai-ui-message-stream": "v1",
 } as const;
+
+export const SSE_HEADERS = { ...STREAM_HEADERS, "x-vercel-ai-ui-message-stream": "v1" } as const;
+
+/** One SSE event: an optional id, then the JSON (or literal) data line. */
+function sseEvent(data: unknown, id?: number): Uint8Array {
+  const body = typeof data === "string" ? data : JSON.stringify(data);
+  return encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}data: ${body}\n\n`);
+}
+
+const PING = encoder.encode(": ping\n\n");
 
 export function sseResponse(
   events: AsyncIterable<LoggedEvent>,
@@ -25,7 +39,7 @@ export function sseResponse(
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       heartbeat = setInterval(() => {
-        if (!cancelled) controller.enqueue(encoder.encode(": ping\n\n"));
+        if (!cancelled) controller.enqueue(PING);
       }, 15_000);
     },
     async pull(controller) {
@@ -34,20 +48,18 @@ export function sseResponse(
         if (cancelled) return;
         if (done) {
           clearInterval(heartbeat);
-          controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+          controller.enqueue(sseEvent("[DONE]"));
           controller.close();
           return;
         }
-        controller.enqueue(
-          encoder.encode(`id: ${value.offset}\ndata: ${JSON.stringify(value.chunk)}\n\n`),
-        );
+        controller.enqueue(sseEvent(value.chunk, value.offset));
       } catch (error) {
         clearInterval(heartbeat);
         if (cancelled) return;
         // The class only: a database error's message carries its query's parameters.
         console.error(`[sse] follow failed (${errorClass(error)})`);
         const chunk = { type: "error", errorText: ERROR_SENTENCES["internal:stream"] };
-        controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+        controller.enqueue(sseEvent(chunk));
         controller.close();
       }
     },
@@ -59,4 +71,44 @@ export function sseResponse(
     },
   });
   return new Response(stream, { headers: { ...SSE_HEADERS, ...headers } });
+}
+
+/** The live channel of `topic` until `signal` aborts (the client went away). */
+export async function liveResponse({
+  topic,
+  signal,
+}: {
+  topic: LiveTopic;
+  signal: AbortSignal;
+}): Promise<Response> {
+  const fanout = await getFanout();
+  let unsubscribe: () => void = () => {};
+  let heartbeat: NodeJS.Timeout | undefined;
+  // Nothing may be enqueued once the client has gone.
+  let closed = false;
+  const stop = () => {
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (bytes: Uint8Array) => {
+        if (!closed) controller.enqueue(bytes);
+      };
+      unsubscribe = fanout.subscribeLive(topic, (event) => send(sseEvent(event)));
+      heartbeat = setInterval(() => send(PING), 20_000);
+      send(encoder.encode("retry: 3000\n"));
+      send(sseEvent({ type: "ready" }));
+      signal.addEventListener("abort", () => {
+        if (closed) return;
+        stop();
+        controller.close();
+      });
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(stream, { headers: STREAM_HEADERS });
 }

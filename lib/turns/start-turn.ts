@@ -97,10 +97,10 @@ export async function startTurn({
     );
   }
 
-  const { turn, read, events } = opened;
+  const { turn, read, events, announced } = opened;
   const fanout = await getFanout();
   const subscription = new WorkstreamSubscription(fanout, workstreamId);
-  void fanout.publish(events).catch((error: unknown) => {
+  void fanout.publish(events, { announced }).catch((error: unknown) => {
     // Committed but not announced: followers elsewhere catch up from the log on their next poll.
     console.error(`[turns] announcing ${turnId} failed (${errorClass(error)})`);
   });

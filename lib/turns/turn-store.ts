@@ -100,7 +100,14 @@ export type OpeningDecision = {
 export async function openTurn<D extends OpeningDecision>(
   input: TurnOpening,
   decide: (read: OpeningRead) => Promise<D>,
-): Promise<{ turn: TurnRow; read: OpeningRead; events: LoggedEvent[]; decision: D }> {
+): Promise<{
+  turn: TurnRow;
+  read: OpeningRead;
+  events: LoggedEvent[];
+  decision: D;
+  /** Other servers were told of `events` by the opening statement itself. */
+  announced: boolean;
+}> {
   const db = await getDb();
   const limit = rateLimitSettings();
   try {
@@ -121,6 +128,7 @@ export async function openTurn<D extends OpeningDecision>(
       const windowStart = sql`now() - ${`${limit.windowMs} milliseconds`}::interval`;
       const lease = sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval`;
       const logged = insertEventsSql(events, sql`exists (select 1 from opened)`);
+      const notice = (await getFanout()).announceSql(events);
       const [row] = rowsOf<{ allowed: boolean; oldest: Date | string | null; opened: number }>(
         await tx.execute(sql`
           with recent as (
@@ -154,7 +162,9 @@ export async function openTurn<D extends OpeningDecision>(
             on conflict do nothing
           )${logged ? sql`, logged as (${logged})` : sql``}
           select (select ok from allowed) as allowed, (select min("created_at") from recent) as oldest,
-            (select count(*) from opened)::int as opened`),
+            (select count(*) from opened)::int as opened${
+              notice ? sql`, case when exists (select 1 from opened) then ${notice} end` : sql``
+            }`),
       );
       if (!row?.allowed) throw rateLimited(row?.oldest ?? null, limit.windowMs);
       // Not the 409 itself: building it reads the open turn on another connection, which must
@@ -175,7 +185,7 @@ export async function openTurn<D extends OpeningDecision>(
         firstOffset,
       };
       const history = [...read.history, ...newMessage(read, stored)];
-      return { turn, read: { ...read, history }, events, decision };
+      return { turn, read: { ...read, history }, events, decision, announced: notice !== null };
     });
   } catch (error) {
     if (error instanceof WorkstreamBusy || isUniqueViolation(error)) {
@@ -329,6 +339,8 @@ export async function closeTurn({
   startedWith?: string;
 }): Promise<{ closed: boolean; workstream: ClosedWorkstream | null }> {
   const db = await getDb();
+  const fanout = await getFanout();
+  const notice = fanout.announceSql(events);
   const lastOffset = events.at(-1)?.offset ?? null;
   const logged = insertEventsSql(events, sql`exists (select 1 from closed)`);
   const answer = message ? storableAnswer(message) : null;
@@ -367,11 +379,15 @@ export async function closeTurn({
         returning "id", "organization_id", "owner_id", "title", "mode", "core", "core_type",
           "agent_id", "status", "is_compacting", "created_at", "updated_at"
       )
-      select (select count(*) from closed)::int as closed, freed.*
+      select (select count(*) from closed)::int as closed, freed.*${
+        notice
+          ? sql`, case when exists (select 1 from closed) then ${notice} end as notified`
+          : sql``
+      }
       from (select 1) as one left join freed on true`),
   );
   const closed = Boolean(row?.closed);
-  if (closed && events.length) await (await getFanout()).publish(events);
+  if (closed && events.length) await fanout.publish(events, { announced: notice !== null });
   const id = row?.id;
   return { closed, workstream: closed && row && id ? closedWorkstream({ ...row, id }) : null };
 }

@@ -5,7 +5,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { recentActivity, workstreams } from "@/db/schema";
-import { publishLive } from "@/lib/live/instance";
+import { publishLive } from "@/lib/stream/fanout-instance";
 import { findMessage } from "@/lib/turns/messages";
 import { getTurn } from "@/lib/turns/turn-store";
 import type { ActivityEntry } from "./types";

@@ -2,8 +2,8 @@
 // that change what a workstream summary shows (compaction flipping isCompacting, the title job)
 // call notifyWorkstreamChanged with the reason.
 
-import { publishLive } from "@/lib/live/instance";
-import type { WorkstreamChangeReason } from "@/lib/live/types";
+import { publishLive } from "@/lib/stream/fanout-instance";
+import type { WorkstreamChangeReason } from "@/lib/stream/live";
 import { loadSummaryRow, type SummaryRow, toSummary } from "./summary";
 
 export async function publishWorkstreamChange(

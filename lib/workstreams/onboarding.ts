@@ -8,7 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { memberOnboarding, type OnboardingState, workstreams } from "@/db/schema";
 import { config } from "@/lib/config";
-import { publishLive } from "@/lib/live/instance";
+import { publishLive } from "@/lib/stream/fanout-instance";
 import { type CreateWorkstreamInput, createWorkstream, plannedRow } from "./create";
 import type { WorkstreamSummary } from "./types";
 

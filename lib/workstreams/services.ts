@@ -5,8 +5,8 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { registerScopedTool, scopedToolsFor } from "@/lib/agents/tools";
-import { getLiveFanout } from "@/lib/live/instance";
 import { processSingleton } from "@/lib/server/singleton";
+import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { registerHook } from "@/lib/turns/hooks";
 import { recordTurnActivity } from "./activity";
@@ -88,7 +88,7 @@ export function startWorkstreamServices(): Promise<void> {
     bus.on(onBusEvent);
     registerOnboardingTool();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.
-    await getLiveFanout();
+    await getFanout();
   })();
   return state.started;
 }

@@ -3,8 +3,10 @@
 // delivers each change exactly once to subscribers in the publishing and in other processes.
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PostgresLiveFanout } from "@/lib/live/postgres-fanout";
-import type { LiveEnvelope } from "@/lib/live/types";
+import { applicationName } from "@/db/client";
+import { Fanout } from "@/lib/stream/fanout";
+import type { LiveEnvelope } from "@/lib/stream/live";
+import { CHANNEL, PostgresTransport } from "@/lib/stream/postgres-transport";
 import { signUp } from "../support/http-client";
 import { serverProcesses } from "../support/server-processes";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -32,7 +34,7 @@ describe("live updates between processes", () => {
   });
 });
 
-describe("PostgresLiveFanout", () => {
+describe("the fan-out between processes", () => {
   let testDb: TestDatabase;
   const clients: postgres.Sql[] = [];
   beforeAll(async () => {
@@ -43,11 +45,44 @@ describe("PostgresLiveFanout", () => {
     await testDb.drop();
   });
 
+  function connect(origin: string) {
+    const client = postgres(testDb.url ?? "", {
+      max: 2,
+      onnotice: () => {},
+      connection: { application_name: applicationName(origin) },
+    });
+    clients.push(client);
+    return client;
+  }
+
+  it("H2 a server alone on the database sends no notifications until another one connects", async () => {
+    const heard: string[] = [];
+    // Listens like a server would, but under a name that is not a server's.
+    const observer = postgres(testDb.url ?? "", {
+      max: 1,
+      onnotice: () => {},
+      connection: { application_name: "observer" },
+    });
+    clients.push(observer);
+    await observer.listen(CHANNEL, (message) => heard.push(message));
+    const transport = await PostgresTransport.create(connect("solo-a"), "solo-a");
+    const fanout = await Fanout.create(transport, "solo-a");
+    const envelope: LiveEnvelope = { organizationId: "o", userId: "u", event: { type: "refresh" } };
+    await fanout.publishLive(envelope);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(heard).toEqual([]);
+    const other = await PostgresTransport.create(connect("solo-b"), "solo-b");
+    // A peer check runs every few seconds; the test runs one now instead of waiting.
+    await transport.checkPeers();
+    await fanout.publishLive(envelope);
+    await waitFor(async () => heard.length === 1, "the notification once a peer is connected");
+    await Promise.all([fanout.close(), other.close()]);
+  });
+
   it("W1 delivers a change once locally and once in every other process", async () => {
     const open = async (origin: string) => {
-      const client = postgres(testDb.url ?? "", { max: 2, onnotice: () => {} });
-      clients.push(client);
-      return PostgresLiveFanout.create(client, origin);
+      const client = connect(origin);
+      return Fanout.create(await PostgresTransport.create(client, origin), origin);
     };
     const [processA, processB] = await Promise.all([open("proc-a"), open("proc-b")]);
     const topic = { kind: "user", organizationId: "org1", userId: "u1" } as const;
@@ -55,12 +90,12 @@ describe("PostgresLiveFanout", () => {
     const seenB: unknown[] = [];
     const seenOrg: unknown[] = [];
     const strangers: unknown[] = [];
-    processA.subscribe(topic, (envelope) => seenA.push(envelope));
-    processB.subscribe(topic, (envelope) => seenB.push(envelope));
-    processB.subscribe({ kind: "organization", organizationId: "org1" }, (envelope) =>
+    processA.subscribeLive(topic, (envelope) => seenA.push(envelope));
+    processB.subscribeLive(topic, (envelope) => seenB.push(envelope));
+    processB.subscribeLive({ kind: "organization", organizationId: "org1" }, (envelope) =>
       seenOrg.push(envelope),
     );
-    processB.subscribe({ kind: "user", organizationId: "org1", userId: "u2" }, (envelope) =>
+    processB.subscribeLive({ kind: "user", organizationId: "org1", userId: "u2" }, (envelope) =>
       strangers.push(envelope),
     );
     const envelope: LiveEnvelope = {
@@ -68,7 +103,7 @@ describe("PostgresLiveFanout", () => {
       userId: "u1",
       event: { type: "workstream_deleted", workstreamId: "ws_1" },
     };
-    await processA.publish(envelope);
+    await processA.publishLive(envelope);
     await waitFor(async () => seenB.length > 0 && seenOrg.length > 0, "the notification");
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(seenA).toEqual([envelope.event]);

@@ -4,7 +4,7 @@
 // admins only (summaries are metadata, never message content).
 import { requireRole, requireViewer } from "@/lib/auth/viewer";
 import { routeHandlers } from "@/lib/http/route-handlers";
-import { liveResponse } from "@/lib/live/sse";
+import { liveResponse } from "@/lib/stream/sse";
 import { schemas } from "./schema";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveriesOf, type LiveEnvelope, type LiveEvent, topicKey } from "./types";
+import { deliveriesOf, type LiveEnvelope, type LiveEvent, topicKey } from "./live";
 
 const CONTENT = "Zq7content";
 const summary = {

@@ -1,0 +1,67 @@
+// Reaching the other server processes on one Postgres: NOTIFY on one channel, LISTEN for the
+// others' messages. Each server names its connections `workstreams:<process>`, so a server can
+// tell whether any other is connected; while none is, nothing is sent (re-checked every few
+// seconds; a server that starts in between is covered by its followers' safety poll).
+import { sql as drizzleSql, type SQL } from "drizzle-orm";
+import type { Sql } from "postgres";
+import { applicationName } from "@/db/client";
+import { errorClass } from "@/lib/server/error-class";
+import { PROCESS_ID } from "@/lib/server/process-id";
+import type { Transport } from "./fanout";
+
+export const CHANNEL = "workstreams";
+const PEER_CHECK_MS = 3_000;
+
+export class PostgresTransport implements Transport {
+  hasPeers = true; // until the first check says otherwise
+  private timer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+
+  private constructor(
+    private readonly sql: Sql,
+    private readonly name: string,
+  ) {}
+
+  /** `origin` is the process whose connections are this server's own (tests pass their own). */
+  static async create(sql: Sql, origin: string = PROCESS_ID): Promise<PostgresTransport> {
+    const transport = new PostgresTransport(sql, applicationName(origin));
+    await transport.checkPeers();
+    transport.timer = setInterval(() => {
+      transport
+        .checkPeers()
+        .catch((error: unknown) =>
+          console.error(`[fanout] peer check failed (${errorClass(error)})`),
+        );
+    }, PEER_CHECK_MS);
+    transport.timer.unref();
+    return transport;
+  }
+
+  /** Whether another server has a connection open now. */
+  async checkPeers(): Promise<boolean> {
+    const [row] = await this.sql<{ peers: number }[]>`
+      select count(*)::int as peers from pg_stat_activity
+      where datname = current_database() and application_name like 'workstreams:%'
+        and application_name <> ${this.name}`;
+    this.hasPeers = (row?.peers ?? 0) > 0;
+    return this.hasPeers;
+  }
+
+  async send(message: string): Promise<void> {
+    await this.sql.notify(CHANNEL, message);
+  }
+
+  sendSql(message: string): SQL {
+    return drizzleSql`pg_notify(${CHANNEL}, ${message})`;
+  }
+
+  async listen(handler: (message: string) => void): Promise<void> {
+    const listening = await this.sql.listen(CHANNEL, handler);
+    this.unlisten = listening.unlisten;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.unlisten?.();
+  }
+}
