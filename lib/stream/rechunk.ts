@@ -1,4 +1,4 @@
-// Server-side re-chunking (seed 000): text deltas leave the server in pieces of 36–72
+// Server-side re-chunking: text deltas leave the server in pieces of 36–72
 // characters, cut at word boundaries where possible. The first text of a turn is never held
 // back, and a piece that waits too long is sent as it is.
 import type { UIMessageChunk } from "ai";

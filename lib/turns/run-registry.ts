@@ -1,4 +1,4 @@
-// The run registry (seed 000's chatRunRegistry): the runs this process executes, each with its
+// The run registry: the runs this process executes, each with its
 // serverRunId and AbortController. Stop finds the run here or asks other processes to look.
 import { ERROR_SENTENCES, type ErrorCode, isErrorCode } from "@/lib/http/errors";
 import { processSingleton } from "@/lib/server/singleton";

@@ -2,7 +2,13 @@
 // TOOL_CALL stage for each tool call inside the bounded tool loop), RENDER, then cleanup that
 // always runs. Each stage writes the turn's status as it starts; hooks may transform, guard or
 // observe at its pre and post points.
-import { isStepCount, type LanguageModelUsage, streamText, type UIMessageChunk } from "ai";
+import {
+  isStepCount,
+  type LanguageModelUsage,
+  readUIMessageStream,
+  streamText,
+  type UIMessageChunk,
+} from "ai";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
@@ -145,7 +151,7 @@ async function execute(input: RunInput): Promise<Outcome> {
     onEnd: ({ responseMessage }) => {
       final = responseMessage;
     },
-    // Tool failures are results the model sees (E7), not turn failures: don't route them here.
+    // Tool failures are results the model sees, not turn failures: don't route them here.
     redactToolErrors: false,
     onError: (error) => {
       streamError ??= error;
@@ -170,6 +176,9 @@ async function execute(input: RunInput): Promise<Outcome> {
   // Text held back to fill a 36–72 character piece waits at most 250 ms.
   const idleFlush = setInterval(() => rechunker.flushStale(250), 50);
   const transformChunks = hasStageHooks("STREAM_RESPONSE");
+  // With chunk transforms, the answer kept is the one the client was sent: rebuilt from the
+  // transformed chunks, not the model's own.
+  const rewritten = transformChunks ? new RewrittenMessage(turn.assistantMessageId) : null;
   let sawContent = false;
   try {
     await stage(scope, "STREAM_RESPONSE", async () => {
@@ -189,10 +198,17 @@ async function execute(input: RunInput): Promise<Outcome> {
             toolCallId: chunk.toolCallId,
           });
         }
+        rewritten?.push(chunk);
         rechunker.push(chunk);
       }
       rechunker.flushAll();
     });
+    if (rewritten) {
+      // Set by the stream's onEnd callback, which TypeScript cannot see.
+      const kept = final as WorkstreamMessage | null;
+      const message = await rewritten.message();
+      if (kept && message) final = { ...message, metadata: kept.metadata };
+    }
   } finally {
     clearInterval(idleFlush);
   }
@@ -257,6 +273,32 @@ async function resolveAgent({ turn, workstream }: RunInput): Promise<ResolvedAge
   });
   for (const hook of hooksOf("resolveAgent")) resolved = await hook.run({ workstream, resolved });
   return resolved;
+}
+
+/** The message a stream of (transformed) chunks makes, as the client assembles it. */
+class RewrittenMessage {
+  private controller!: ReadableStreamDefaultController<UIMessageChunk>;
+  private readonly last: Promise<WorkstreamMessage | null>;
+  constructor(messageId: string) {
+    const stream = new ReadableStream<UIMessageChunk>({
+      start: (controller) => {
+        this.controller = controller;
+        controller.enqueue({ type: "start", messageId });
+      },
+    });
+    this.last = (async () => {
+      let message: WorkstreamMessage | null = null;
+      for await (const next of readUIMessageStream<WorkstreamMessage>({ stream })) message = next;
+      return message;
+    })();
+  }
+  push(chunk: UIMessageChunk): void {
+    this.controller.enqueue(chunk);
+  }
+  async message(): Promise<WorkstreamMessage | null> {
+    this.controller.close();
+    return this.last;
+  }
 }
 
 /**

@@ -571,3 +571,184 @@ describe("S10 S11 usage", () => {
     });
   });
 });
+
+describe("H6 the stage contract", () => {
+  it("H6 SEND_REQUEST: a transform's request is what the model gets, an observer sees it, a guard stops the call", async () => {
+    const observed: string[] = [];
+    cleanups.push(
+      registerHook({
+        kind: "transform",
+        stage: "SEND_REQUEST",
+        name: "add-note",
+        run: (request) => ({ ...request, instructions: `${request.instructions}\nNOTE-42` }),
+      }),
+      registerHook({
+        kind: "observer",
+        stage: "SEND_REQUEST",
+        name: "watch",
+        run: (request) => {
+          observed.push(request.instructions);
+        },
+      }),
+    );
+    fake.plans = [{ kind: "text", text: "Noted." }];
+    await sendAndRead("hello");
+    expect(JSON.stringify(fake.requests[0]?.messages)).toContain("NOTE-42");
+    expect(observed.some((text) => text.endsWith("NOTE-42"))).toBe(true);
+
+    cleanups.push(
+      registerHook({
+        kind: "guard",
+        stage: "SEND_REQUEST",
+        name: "no-model-today",
+        run: () => ({ allow: false, reason: "budget" }),
+      }),
+    );
+    fake.requests.length = 0;
+    const { events } = await sendAndRead("hello again");
+    expect(errorStatus(events)).toMatchObject({ code: "guard:refused", hook: "no-model-today" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("H6 STREAM_RESPONSE: a transform rewrites each chunk, an observer sees them, a guard fails the turn", async () => {
+    const seen: string[] = [];
+    const unregister = [
+      registerHook({
+        kind: "transform",
+        stage: "STREAM_RESPONSE",
+        name: "upper",
+        run: ({ chunk }) => ({
+          chunk:
+            chunk.type === "text-delta" ? { ...chunk, delta: chunk.delta.toUpperCase() } : chunk,
+        }),
+      }),
+      registerHook({
+        kind: "observer",
+        stage: "STREAM_RESPONSE",
+        name: "watch",
+        run: ({ chunk }) => {
+          if (chunk.type === "text-delta") seen.push(chunk.delta);
+        },
+      }),
+    ];
+    cleanups.push(...unregister);
+    fake.plans = [{ kind: "text", text: "quiet words" }];
+    const { assistant } = await sendAndRead("hello");
+    expect(messageText(assistant ?? { parts: [] })).toBe("QUIET WORDS");
+    expect(seen.join("")).toBe("QUIET WORDS");
+    for (const off of unregister) off();
+
+    cleanups.push(
+      registerHook({
+        kind: "guard",
+        stage: "STREAM_RESPONSE",
+        name: "no-secrets-out",
+        run: ({ chunk }) =>
+          chunk.type === "text-delta" && chunk.delta.includes("secret")
+            ? { allow: false, reason: "leak" }
+            : { allow: true },
+      }),
+    );
+    fake.plans = [{ kind: "text", text: "the secret is out" }];
+    const { events } = await sendAndRead("tell me");
+    expect(errorStatus(events)).toMatchObject({ code: "guard:refused", hook: "no-secrets-out" });
+  });
+
+  it("H6 TOOL_CALL: each call is its own stage with its status; a transform rewrites the input, an observer sees the output, a guard denies", async () => {
+    const outputs: unknown[] = [];
+    const stages: string[] = [];
+    cleanups.push(
+      registerHook({
+        kind: "resolveAgent",
+        name: "add-echo",
+        run: ({ resolved }) => ({
+          ...resolved,
+          tools: {
+            ...resolved.tools,
+            echo: tool({
+              description: "Echoes its word",
+              inputSchema: z.object({ word: z.string() }),
+              execute: async ({ word }) => `echo:${word}`,
+            }),
+          },
+        }),
+      }),
+      registerHook({
+        kind: "transform",
+        stage: "TOOL_CALL",
+        name: "rewrite",
+        run: (call) => ({ ...call, input: { word: "rewritten" } }),
+      }),
+      registerHook({
+        kind: "observer",
+        stage: "TOOL_CALL",
+        name: "watch",
+        run: (call) => {
+          outputs.push(call.output);
+        },
+      }),
+      bus.on((event) => {
+        if (event.type === "StagePreFired" || event.type === "StagePostFired") {
+          stages.push(`${event.type}:${event.stage}`);
+        }
+      }),
+    );
+    fake.plans = [
+      { kind: "tool", name: "echo", args: { word: "original" } },
+      { kind: "text", text: "Done." },
+    ];
+    const { events } = await sendAndRead("echo something");
+    expect(outputs).toEqual(["echo:rewritten"]);
+    expect(JSON.stringify(fake.requests[1]?.messages)).toContain("echo:rewritten");
+    expect(stages).toContain("StagePreFired:TOOL_CALL");
+    expect(stages).toContain("StagePostFired:TOOL_CALL");
+    expect(statuses(events)).toContain("tool");
+
+    cleanups.push(
+      registerHook({
+        kind: "guard",
+        stage: "TOOL_CALL",
+        name: "no-echo",
+        run: () => ({ allow: false, reason: "echo is off" }),
+      }),
+    );
+    fake.plans = [
+      { kind: "tool", name: "echo", args: { word: "again" } },
+      { kind: "text", text: "It was denied." },
+    ];
+    fake.requests.length = 0;
+    outputs.length = 0;
+    const denied = await sendAndRead("echo again");
+    expect(statuses(denied.events).at(-1)).toBe("ready");
+    expect(JSON.stringify(fake.requests[1]?.messages)).toContain("Denied");
+    expect(outputs).toEqual([]);
+  });
+
+  it("H6 a stop during the retry backoff ends the turn and starts no further model call", async () => {
+    process.env.MODEL_ATTEMPTS = "3";
+    process.env.MODEL_RETRY_BASE_MS = "1500";
+    const started: number[] = [];
+    cleanups.push(
+      bus.on((event) => {
+        if (event.type === "ProviderRequestStarted") started.push(event.attempt);
+      }),
+    );
+    fake.plans = [{ kind: "fail", status: 503 }];
+    fake.fallbackPlan = { kind: "fail", status: 503 };
+    const owner = await userWithWorkstream(server.url);
+    const response = await send(owner, "try and try");
+    const reading = readSse(response);
+    // The first call failed and the retry is waiting out its backoff.
+    await expect.poll(() => fake.requests.length, { timeout: 5_000 }).toBe(1);
+    const stop = await owner.client.json<{ state: string }>(
+      `/api/workstreams/${owner.workstreamId}/stop`,
+      { method: "POST", json: {} },
+    );
+    expect(stop.body.state).toBe("cancelled");
+    const { events } = await reading;
+    expect(statuses(events).at(-1)).toBe("cancelled");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(fake.requests).toHaveLength(1);
+    expect(started).toEqual([1]);
+  });
+});
