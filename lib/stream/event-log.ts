@@ -203,10 +203,20 @@ export function eventWriter(): EventWriter {
 export class TurnLog {
   private last: Promise<void> = Promise.resolve();
   failure: unknown = null;
-  constructor(
+  private constructor(
     private readonly turn: { id: string; workstreamId: string },
     private nextOffset: number,
   ) {}
+
+  /** The log of a turn whose events go after `lastOffset`, the workstream's last one. */
+  static after(turn: { id: string; workstreamId: string }, lastOffset: number): TurnLog {
+    return new TurnLog(turn, lastOffset + 1);
+  }
+
+  /** Numbers `chunks` for a statement that writes them itself (opening or ending a turn). */
+  reserve(chunks: LoggedChunk[]): LoggedEvent[] {
+    return this.numbered(chunks);
+  }
 
   private activation: string | undefined;
   /** The model of an activation no flush carried: the closing statement makes the turn active. */

@@ -12,12 +12,12 @@ import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { errorClass } from "@/lib/server/error-class";
 import { PROCESS_ID, parseProcessId } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
-import { latestOffset, readTurnEvents } from "@/lib/stream/event-log";
+import { latestOffset, readTurnEvents, TurnLog } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
-import { chunkEvents, closeTurn, RUNNING_STATES, type TurnRow } from "./turn-store";
+import { closeTurn, RUNNING_STATES, type TurnRow } from "./turn-store";
 
 /** Renews this process's leases and picks up stop requests recorded by other processes. */
 export async function renewLeases(): Promise<void> {
@@ -101,7 +101,7 @@ async function reapTurn(turn: TurnRow): Promise<boolean> {
   const lastOffset =
     logged.at(-1)?.offset ?? (await latestOffset({ workstreamId: turn.workstreamId }));
   const text = ERROR_SENTENCES["internal:server_restarted"];
-  const events = chunkEvents(turn, lastOffset + 1, [
+  const events = TurnLog.after(turn, lastOffset).reserve([
     { type: "error", errorText: text },
     statusChunk(turn.id, {
       state: "error",

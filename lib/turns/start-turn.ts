@@ -6,7 +6,6 @@ import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
 import { errorClass } from "@/lib/server/error-class";
-import { TurnLog } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { WorkstreamSubscription } from "@/lib/stream/follow";
 import { type LoggedEvent, statusChunk } from "@/lib/stream/types";
@@ -97,7 +96,7 @@ export async function startTurn({
     );
   }
 
-  const { turn, read, events, announced } = opened;
+  const { turn, read, log, events, announced } = opened;
   const fanout = await getFanout();
   const subscription = new WorkstreamSubscription(fanout, workstreamId);
   void fanout.publish(events, { announced }).catch((error: unknown) => {
@@ -105,7 +104,6 @@ export async function startTurn({
     console.error(`[turns] announcing ${turnId} failed (${errorClass(error)})`);
   });
   const controller = new AbortController();
-  const log = new TurnLog(turn, (events.at(-1)?.offset ?? read.lastOffset) + 1);
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => {
     finished = resolve;

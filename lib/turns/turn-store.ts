@@ -8,7 +8,7 @@ import { AppError, type ErrorCode } from "@/lib/http/errors";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
 import { PROCESS_ID } from "@/lib/server/process-id";
-import { insertEventsSql } from "@/lib/stream/event-log";
+import { insertEventsSql, TurnLog } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
 import { toStorableJson } from "@/lib/text/storable";
@@ -103,6 +103,8 @@ export async function openTurn<D extends OpeningDecision>(
 ): Promise<{
   turn: TurnRow;
   read: OpeningRead;
+  /** The turn's log, numbered on from its first events. */
+  log: TurnLog;
   events: LoggedEvent[];
   decision: D;
   /** Other servers were told of `events` by the opening statement itself. */
@@ -117,13 +119,12 @@ export async function openTurn<D extends OpeningDecision>(
       if (!read) throw new AppError("not_found:workstream");
       const decision = await decide(read);
       const { message, first } = decision;
-      const firstOffset = read.lastOffset + 1;
-      const events = first.map((chunk, index) => ({
-        workstreamId: input.workstreamId,
-        turnId: input.turnId,
-        offset: firstOffset + index,
-        chunk,
-      }));
+      const log = TurnLog.after(
+        { id: input.turnId, workstreamId: input.workstreamId },
+        read.lastOffset,
+      );
+      const events = log.reserve(first);
+      const firstOffset = events[0]?.offset ?? read.lastOffset + 1;
       const stored = { ...message, metadata: { ...message.metadata, turnId: input.turnId } };
       const windowStart = sql`now() - ${`${limit.windowMs} milliseconds`}::interval`;
       const lease = sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval`;
@@ -185,7 +186,14 @@ export async function openTurn<D extends OpeningDecision>(
         firstOffset,
       };
       const history = [...read.history, ...newMessage(read, stored)];
-      return { turn, read: { ...read, history }, events, decision, announced: notice !== null };
+      return {
+        turn,
+        read: { ...read, history },
+        log,
+        events,
+        decision,
+        announced: notice !== null,
+      };
     });
   } catch (error) {
     if (error instanceof WorkstreamBusy || isUniqueViolation(error)) {
@@ -434,17 +442,4 @@ function storableAnswer(message: WorkstreamMessage) {
     metadata: JSON.stringify(toStorableJson(message.metadata ?? {})),
     tokenCount: countTokens(parts),
   };
-}
-
-export function chunkEvents(
-  turn: { id: string; workstreamId: string },
-  firstOffset: number,
-  chunks: LoggedChunk[],
-): LoggedEvent[] {
-  return chunks.map((chunk, index) => ({
-    workstreamId: turn.workstreamId,
-    turnId: turn.id,
-    offset: firstOffset + index,
-    chunk,
-  }));
 }
