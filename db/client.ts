@@ -5,7 +5,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
@@ -14,6 +15,11 @@ import * as schema from "./schema";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * An open transaction. It is also a `Db`, so every query function takes it; a function that must
+ * run inside the caller's transaction (a lock held until commit) asks for a `Tx` instead.
+ */
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export type DatabaseHandle =
   | { kind: "pglite"; db: Db; client: PGlite; dataDir: string; close(): Promise<void> }
@@ -73,7 +79,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // postgres-js sees every statement, the ones sent outside drizzle included.
       debug: options.onQuery && ((_connection, query) => options.onQuery?.(query)),
     });
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const db: Db = drizzle(client, { schema });
     return {
       kind: "postgres",
       db,
@@ -92,7 +98,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       loadDataDir: options.loadDataDir,
     });
     const logger = options.onQuery && { logQuery: options.onQuery };
-    const db = drizzle(client, { schema, logger }) as unknown as Db;
+    const db: Db = drizzle(client, { schema, logger });
     const close = async () => {
       try {
         if (!client.closed) await client.close();
@@ -132,6 +138,11 @@ export function getDatabase(): Promise<DatabaseHandle> {
 
 export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
+}
+
+/** Runs `fn` in one transaction of the process-wide database: all of it commits, or none. */
+export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return (await getDb()).transaction(fn);
 }
 
 /** Replaces the process-wide database (tests, benchmarks). */

@@ -4,7 +4,7 @@
 // organization; the client then makes it the active one (better-auth's set-active, which also
 // refreshes the session cookie).
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import { type Db, getDb } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import { invitation, member, organization, user } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
 import { type Role, toRole } from "./organizations";
@@ -218,9 +218,7 @@ export async function acceptInvitation({
   userId: string;
   email: string;
 }): Promise<{ organizationId: string; role: Role }> {
-  const db = await getDb();
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(invitation)

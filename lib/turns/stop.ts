@@ -3,7 +3,7 @@
 // signals the owner (NOTIFY on Postgres; the owner's lease loop also checks). A suspended turn
 // holds no run, so it is cancelled here directly.
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { type Db, getDb } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import { turns } from "@/db/schema";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { appendEventsLocked } from "@/lib/stream/event-log";
@@ -57,10 +57,8 @@ export async function stopActiveTurn({
 
 async function cancelSuspended(turn: TurnRow): Promise<void> {
   const reason = ERROR_SENTENCES["turn:stopped"];
-  const db = await getDb();
   // The suspended turn owns no offsets, so its closing events are numbered under the lock.
-  const events = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const events = await transaction(async (tx) => {
     const closed = await tx
       .update(turns)
       .set({

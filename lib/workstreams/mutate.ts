@@ -3,7 +3,7 @@
 // archived first and no turn open in it. `scope` says whose workstreams the caller may touch: the
 // owner's own, or (admin console) the organization's; anything outside it is a 404.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Db, getDb } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import { turns, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
 import { publishWorkstreamChange, publishWorkstreamDeleted } from "./live";
@@ -77,9 +77,7 @@ export function unarchiveWorkstream(target: Target): Promise<WorkstreamSummary> 
 export async function deleteWorkstream(target: Target): Promise<{ id: string }> {
   const row = await requireSummaryRow(target);
   assertMutable(row, "deleted");
-  const db = await getDb();
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await transaction(async (tx) => {
     const [locked] = await tx
       .select({ status: workstreams.status })
       .from(workstreams)
