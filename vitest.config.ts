@@ -1,7 +1,11 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(import.meta.dirname) };
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  // Tests load server modules outside Next's server bundle, where `server-only` would throw.
+  "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+};
 const integration = (kind: "pglite" | "postgres") => ({
   resolve: { alias },
   test: {

@@ -1,14 +1,16 @@
-// `node --import tsx bench/profile.ts [--server=next|source|baseline] [--db=postgres|pglite]
-// [--turns=N] [--level=N] [--rounds=N] [--build=auto|reuse] [--statements]`: CPU profiles of a
-// server, taken through its inspector over exact windows (5 s idle, 300 history-page GETs, N
-// sequential turns, rounds of simultaneous turns), summarized by package, hottest functions (with
-// callers) and lib/ frames by inclusive time (file:line). `--server=next` profiles `next start` on
-// the bench build (minified frames are mapped back through the build's source maps; lines refer
-// to the copy of the sources the build was made from, .data/bench/app); `--server=source` serves
-// the route handlers from source (tests/support/serve.ts under tsx); `--server=baseline` profiles
-// the bare AI SDK server. `--statements` (Postgres) logs the bench database's statements and
-// counts them per turn. `--analyze=FILE.cpuprofile` summarizes a saved profile again.
-// Writes a JSON summary to bench/results/ and the .cpuprofile files to .data/bench/profiles/.
+// `node --conditions=react-server --import tsx bench/profile.ts [--server=next|source|baseline]
+// [--db=postgres|pglite] [--turns=N] [--level=N] [--rounds=N] [--build=auto|reuse] [--statements]`:
+// CPU profiles of a server, taken through its inspector over exact windows (5 s idle, 300
+// history-page GETs, N sequential turns, rounds of simultaneous turns), summarized by package,
+// hottest functions (with callers) and lib/ frames by inclusive time (file:line). `--server=next`
+// profiles `next start` on the bench build (minified frames are mapped back through the build's
+// source maps; lines refer to the copy of the sources the build was made from, .data/bench/app);
+// `--server=source` serves the route handlers from source (tests/support/serve.ts under tsx);
+// `--server=baseline` profiles the bare AI SDK server. `--statements` (Postgres) logs the bench
+// database's statements and counts them per turn. `--analyze=FILE.cpuprofile` summarizes a saved
+// profile again. Writes a JSON summary to bench/results/ and the .cpuprofile files to
+// .data/bench/profiles/. (react-server: the condition under which `server-only` lets the app's
+// server modules load.)
 import {
   closeSync,
   existsSync,

@@ -2,6 +2,7 @@
 // is set. Same schema, same migrations, same query code. Opened lazily (never during
 // `next build`), one instance per process, kept on globalThis so Next's separate module graphs
 // (instrumentation, route handlers) share it.
+import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";

@@ -1,5 +1,6 @@
 // Applies the committed drizzle-kit migrations with drizzle-orm's migrator. On Postgres an
 // advisory lock serializes concurrent starts of several server processes.
+import "server-only";
 import path from "node:path";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { DatabaseHandle } from "./client";

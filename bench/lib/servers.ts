@@ -170,6 +170,8 @@ export async function startSourceServer(options: Omit<AppEnv, "appDir">): Promis
     kind: options.kind,
     args: [
       ...(options.nodeArgs ?? []),
+      // The condition under which `server-only` lets the app's server modules load.
+      "--conditions=react-server",
       "--import",
       "tsx",
       path.join(REPO, "tests", "support", "serve.ts"),
@@ -203,6 +205,7 @@ export async function startBaseline(options: {
     kind: "baseline",
     args: [
       ...(options.nodeArgs ?? []),
+      "--conditions=react-server",
       "--import",
       "tsx",
       path.join(REPO, "bench", "baseline-server.ts"),

@@ -1,5 +1,6 @@
 // The admin console's guard: a signed-in owner or admin of the active organization. Members get
 // 403 `forbidden:role`; resources of other organizations are 404 further down.
+import "server-only";
 import { requireRole, requireViewer, type Viewer } from "@/lib/auth/viewer";
 
 export async function requireAdmin(request: Request): Promise<Viewer> {

@@ -1,5 +1,6 @@
 // The admin console's member list: everyone with their role and how many workstreams they own
 // here.
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";

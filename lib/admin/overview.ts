@@ -1,5 +1,6 @@
 // The admin console's headline numbers for an organization: workstreams, running turns, members
 // and all-time usage (with the number of turns whose usage is unknown).
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { member, turns, workstreams } from "@/db/schema";

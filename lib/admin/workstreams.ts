@@ -1,6 +1,7 @@
 // The admin console's view of an organization's workstreams: every member's (and former
 // member's) workstreams with owner, mode, status, last activity, running state, message count,
 // tokens and cost. Metadata only: no message content leaves this module.
+import "server-only";
 import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { turns, user, workstreams } from "@/db/schema";

@@ -6,6 +6,7 @@
 // better-auth fixes that choice when an instance is built, so there are two instances and each
 // request uses the one its protocol calls for. (One instance made every cookie `__Secure-…` under
 // `next start`, and browsers on http://host:3000 silently dropped them.)
+import "server-only";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";

@@ -2,6 +2,7 @@
 // are printed at start-up. Idempotent and, on Postgres, serialized across server processes like
 // migrations: servers started at once on a fresh database seed it once, and a second start
 // finds everything in place and only prints.
+import "server-only";
 import { eq } from "drizzle-orm";
 import { type DatabaseHandle, type Db, getDatabase } from "@/db/client";
 import { member, organization, user } from "@/db/schema";

@@ -3,6 +3,7 @@
 // accepting also requires being signed in with the invited email address. Accepting joins the
 // organization; the client then makes it the active one (better-auth's set-active, which also
 // refreshes the session cookie).
+import "server-only";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import { invitation, member, organization, user } from "@/db/schema";

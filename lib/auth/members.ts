@@ -3,6 +3,7 @@
 // members; only an owner may touch an owner or make one; an organization always keeps an owner;
 // nobody removes themselves here. A removed member's workstreams stay with the organization
 // (owner_id is kept; admins see them as a former member's, read-only).
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { member, session } from "@/db/schema";

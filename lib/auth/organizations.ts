@@ -1,5 +1,6 @@
 // Organizations and memberships as the app reads them. better-auth writes most of these rows;
 // the personal organization made at sign-up is written here.
+import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { member, organization, session, user } from "@/db/schema";

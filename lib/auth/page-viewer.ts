@@ -1,5 +1,6 @@
 // The viewer of a server-rendered page: redirects to sign-in when signed out. Cached per request
 // so the layout and the page share one lookup.
+import "server-only";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";

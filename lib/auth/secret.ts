@@ -1,5 +1,6 @@
 // The signing secret for sessions. BETTER_AUTH_SECRET wins; without it (the zero-config path) a
 // random secret is generated once and kept under .data/ so sessions survive restarts.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

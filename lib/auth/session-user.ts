@@ -1,5 +1,6 @@
 // The signed-in user of a request, whether or not they belong to an organization yet (accepting
 // an invitation is how someone without one joins).
+import "server-only";
 import { AppError } from "@/lib/http/errors";
 import { getAuth } from "./auth";
 

@@ -2,6 +2,7 @@
 // still running here are reaped by the next process, as after a crash), commit the events
 // buffered for the log, then close the database, which releases the embedded database's lock
 // only once PGlite has written its last page. Then the process exits.
+import "server-only";
 import { closeDatabase } from "@/db/client";
 import { errorClass } from "./error-class";
 import { processSingleton } from "./singleton";

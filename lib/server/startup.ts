@@ -1,6 +1,7 @@
 // What a server process does once before it serves: open and migrate the database, seed the demo
 // organization in development, and start the background loops later issues register. A stop
 // signal shuts all of it down in order (./shutdown.ts).
+import "server-only";
 import { getDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { installShutdownHandlers } from "./shutdown";

@@ -1,5 +1,6 @@
 // The client's view of a workstream's busy state: enough to resume a running turn after a
 // reload (its id, state and first offset) without exposing internal run ids.
+import "server-only";
 import { latestOffset } from "@/lib/stream/event-log";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { getOpenTurn } from "./turn-store";

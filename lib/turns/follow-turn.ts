@@ -1,5 +1,6 @@
 // Following a workstream's turns over SSE: the POST response, `GET …/events?after=N` and
 // `Last-Event-ID` all serve the same encoding from the same log.
+import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { turns } from "@/db/schema";

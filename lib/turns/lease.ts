@@ -2,6 +2,7 @@
 // (its process died) is reaped: it ends failed (internal:server_restarted) with its partial output
 // kept and the busy flag cleared. Only pending and active turns are reaped, never suspended.
 
+import "server-only";
 import { hostname } from "node:os";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { and, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";

@@ -1,5 +1,6 @@
 // Workstream messages: persisted UIMessages with metadata, a token count computed once when
 // written, and cursor paging by insertion sequence.
+import "server-only";
 import type { UIMessage } from "ai";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { encode } from "gpt-tokenizer";

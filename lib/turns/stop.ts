@@ -2,6 +2,7 @@
 // The owning process aborts its run; any other process records the request in the database and
 // signals the owner (NOTIFY on Postgres; the owner's lease loop also checks). A suspended turn
 // holds no run, so it is cancelled here directly.
+import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import { turns } from "@/db/schema";

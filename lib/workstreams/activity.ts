@@ -2,6 +2,7 @@
 // written (one per workstream, newest first), with the member's request as its one-line
 // summary. A later title-refinement job (T23) may rewrite the summary. Written by a consumer of
 // the bus's TurnCompleted (see services.ts), never inside the turn itself.
+import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { recentActivity, workstreams } from "@/db/schema";

@@ -2,6 +2,7 @@
 // (title optional, led by the group lead agent) and core (a fixed profile per coreType,
 // deterministic id, idempotent). Validation is here, not only in routes, because the bootstrap
 // and the chief's tools create workstreams too.
+import "server-only";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import { config, getAgent, getCoreWorkstreamProfile } from "@/lib/config";

@@ -1,6 +1,7 @@
 // listWorkstreams (seed 001): `mode` is required; direct and core workstreams come as one list
 // (a member has a handful), standard group workstreams come in pages of `take` with `hasMore`.
 // Archived workstreams are left out unless `includeArchived`.
+import "server-only";
 import { and, asc, desc, eq, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";

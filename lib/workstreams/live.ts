@@ -2,6 +2,7 @@
 // that change what a workstream summary shows (compaction flipping isCompacting, the title job)
 // call notifyWorkstreamChanged with the reason.
 
+import "server-only";
 import { publishLive } from "@/lib/stream/fanout-instance";
 import type { WorkstreamChangeReason } from "@/lib/stream/live";
 import { loadSummaryRow, type SummaryRow, toSummary } from "./summary";

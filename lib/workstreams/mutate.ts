@@ -2,6 +2,7 @@
 // change: direct and core ones are immutable (409 with a code). Delete needs the workstream to be
 // archived first and no turn open in it. `scope` says whose workstreams the caller may touch: the
 // owner's own, or (admin console) the organization's; anything outside it is a 404.
+import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import { turns, workstreams } from "@/db/schema";

@@ -4,6 +4,7 @@
 // `coreTypesAfterOnboarding`. Every step is idempotent (deterministic ids), and bootstrapMember
 // provisions whatever the member's state calls for on each load, so a crash half-way through, or
 // a host adding an agent to the config later, heals itself on the next visit.
+import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { memberOnboarding, type OnboardingState, workstreams } from "@/db/schema";

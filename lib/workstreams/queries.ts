@@ -1,6 +1,7 @@
 // Reading and provisioning workstreams for the turn engine (it relies on these names and
 // signatures). Ownership is part of every lookup: another user's or organization's workstream
 // is simply not found.
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";

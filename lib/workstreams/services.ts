@@ -2,6 +2,7 @@
 // (running / finished, from the in-process bus), the post-turn recent-activity consumer of
 // TurnCompleted, and the chief's complete_onboarding tool. Started once per process at start-up
 // (lib/workstreams/startup.ts registers it with onStartup); tests call it directly.
+import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
 import { registerScopedTool, scopedToolsFor } from "@/lib/agents/tools";

@@ -1,6 +1,7 @@
 // Everything the sidebar shows on first paint, in one call for the signed-in layout: it starts
 // (or heals) the member's bootstrap, then lists direct, core and the first page of group
 // workstreams, recent activity, and the agents' names.
+import "server-only";
 import { config, listAgents } from "@/lib/config";
 import { listRecentActivity } from "./activity";
 import { listWorkstreams } from "./list";

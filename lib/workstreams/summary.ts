@@ -1,6 +1,7 @@
 // Reading workstreams as summaries. `isRunning` comes from the turns table (an open turn that is
 // not waiting for an approval), so it is true from the moment a message is accepted until the
 // turn ends, on every server process, and never exposes the run id.
+import "server-only";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";

@@ -12,7 +12,8 @@ export type ChildServer = {
 export function spawnServer(env: Record<string, string>): Promise<ChildServer> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.resolve("tests/support/serve.ts")],
+    // react-server: the condition under which `server-only` lets a server module load.
+    ["--conditions=react-server", "--import", "tsx", path.resolve("tests/support/serve.ts")],
     {
       env: {
         ...process.env,
