@@ -15,8 +15,20 @@ export function errorResponse(error: unknown): Response {
   if (appError.status >= 500) console.error("[api]", error);
   return Response.json(
     { error: { code: appError.code, message: appError.message, ...appError.details } },
-    { status: appError.status, headers: appError.headers },
+    { status: appError.status, headers: errorHeaders(appError) },
   );
+}
+
+/**
+ * The headers an error answers with. A refusal that passes with time (a rate limit, a workstream
+ * being compacted) tells the client when to try again: `Retry-After` from the error's
+ * `details.retryAfter`, in seconds, so the domain says how long and only this edge speaks HTTP.
+ */
+export function errorHeaders(error: AppError): Record<string, string> | undefined {
+  const retryAfter = error.details?.retryAfter;
+  const passes = error.code.startsWith("rate_limit:") || error.code.startsWith("unavailable:");
+  if (!passes || typeof retryAfter !== "number" || !(retryAfter > 0)) return error.headers;
+  return { ...error.headers, "retry-after": String(Math.ceil(retryAfter)) };
 }
 
 export function toAppError(error: unknown): AppError {

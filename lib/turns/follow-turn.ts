@@ -1,80 +1,78 @@
-// Following a workstream's turns over SSE: the POST response, `GET …/events?after=N` and
-// `Last-Event-ID` all serve the same encoding from the same log.
+// Following a workstream's turns: the events after an offset, ending with the terminal event of
+// the turn followed. The POST that starts a turn, `GET …/events?after=N` and `Last-Event-ID` all
+// read the same log; the route encodes what this returns (lib/http/event-stream.ts).
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { turns } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
 import { latestOffset } from "@/lib/stream/event-log";
 import { followEvents, type WorkstreamSubscription } from "@/lib/stream/follow";
-import { sseResponse } from "@/lib/stream/sse";
 import type { LoggedEvent } from "@/lib/stream/types";
-import { RUNNING_STATES } from "./turn-store";
+import { isRunningSql } from "./turn-state";
 
-async function openTurnId(workstreamId: string): Promise<string | null> {
+async function runningTurnId(workstreamId: string): Promise<string | null> {
   const db = await getDb();
   const [row] = await db
     .select({ id: turns.id })
     .from(turns)
-    .where(and(eq(turns.workstreamId, workstreamId), inArray(turns.state, RUNNING_STATES)))
+    .where(and(eq(turns.workstreamId, workstreamId), isRunningSql(turns.state)))
     .limit(1);
   return row?.id ?? null;
 }
 
 /**
- * The SSE response following a workstream from `after`. It follows `turnId` when given (the POST
- * that opened it), else the turn open now; it ends with that turn's terminal event.
+ * The workstream's events after `after`, until `signal` aborts or the followed turn ends: `turnId`
+ * when given (the POST that opened it), else the turn running now. The opener of a turn passes
+ * the events it already holds (`known`) and the subscription it made before announcing them.
  */
-export function followResponse({
+export function followTurn({
   workstreamId,
   after,
-  request,
-  headers,
+  signal,
   turnId,
   known,
   subscription,
 }: {
   workstreamId: string;
   after: number;
-  request: Request;
-  headers?: Record<string, string>;
+  signal: AbortSignal;
   turnId?: string;
   known?: LoggedEvent[];
   subscription?: WorkstreamSubscription;
-}): Response {
-  const abort = new AbortController();
-  request.signal.addEventListener("abort", () => abort.abort(), { once: true });
-  const events = followEvents({
+}): AsyncIterable<LoggedEvent> {
+  return followEvents({
     workstreamId,
     after,
-    signal: abort.signal,
-    openTurnId: () => openTurnId(workstreamId),
+    signal,
+    openTurnId: () => runningTurnId(workstreamId),
     turnId,
     known,
     subscription,
   });
-  return sseResponse(events, { abort, headers });
 }
 
-/** Parses `?after=` / `Last-Event-ID`; an offset beyond the log is refused. */
+/**
+ * The offset to resume after: `after` (the query) wins over `lastEventId` (the header an
+ * EventSource resends), else 0. An offset beyond the log is refused with the latest one.
+ */
 export async function resumeOffset({
   workstreamId,
-  request,
+  after,
+  lastEventId,
 }: {
   workstreamId: string;
-  request: Request;
+  after?: string | null;
+  lastEventId?: string | null;
 }): Promise<number> {
-  const url = new URL(request.url);
-  const raw = url.searchParams.get("after") ?? request.headers.get("last-event-id") ?? "0";
+  const raw = after ?? lastEventId ?? "0";
   if (!/^\d{1,15}$/.test(raw)) {
     throw new AppError("bad_request:offset");
   }
-  const after = Number(raw);
+  const offset = Number(raw);
   const latest = await latestOffset({ workstreamId });
-  if (after > latest) {
-    throw new AppError("bad_request:offset", {
-      details: { latestOffset: latest },
-    });
+  if (offset > latest) {
+    throw new AppError("bad_request:offset", { details: { latestOffset: latest } });
   }
-  return after;
+  return offset;
 }

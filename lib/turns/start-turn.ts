@@ -69,7 +69,7 @@ export async function startTurn({
       } catch (error) {
         if (!(error instanceof Compacting)) throw error;
         if (Date.now() >= deadline) {
-          throw new AppError("unavailable:compacting", { headers: { "retry-after": "5" } });
+          throw new AppError("unavailable:compacting", { details: { retryAfter: 5 } });
         }
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

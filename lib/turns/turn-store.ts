@@ -298,10 +298,7 @@ function parseJson<T>(value: T | string | null): T | null {
 function rateLimited(oldest: Date | string | null, windowMs: number): AppError {
   const since = oldest ? new Date(oldest).getTime() : Date.now();
   const retryAfter = Math.max(1, Math.ceil((since + windowMs - Date.now()) / 1000));
-  return new AppError("rate_limit:turn", {
-    headers: { "retry-after": String(retryAfter) },
-    details: { retryAfter },
-  });
+  return new AppError("rate_limit:turn", { details: { retryAfter } });
 }
 
 /** Thrown inside openTurn's transaction; the 409 is built after it rolled back. */

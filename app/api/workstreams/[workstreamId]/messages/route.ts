@@ -3,10 +3,11 @@
 import { requireViewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
+import { eventStreamResponse } from "@/lib/http/event-stream";
 import { json } from "@/lib/http/respond";
 import { routeHandlers } from "@/lib/http/route-handlers";
 import { isBlankText } from "@/lib/http/text";
-import { followResponse } from "@/lib/turns/follow-turn";
+import { followTurn } from "@/lib/turns/follow-turn";
 import { listMessageHistoryPage } from "@/lib/turns/messages";
 import { startTurn } from "@/lib/turns/start-turn";
 import { getOwnedWorkstream } from "@/lib/workstreams/queries";
@@ -22,15 +23,20 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
     }
     const { workstreamId } = params;
     const started = await startTurn({ viewer, workstreamId, message: body.message });
-    return followResponse({
-      workstreamId,
-      after: started.followAfter,
+    const turnId = started.turn.id;
+    return eventStreamResponse(
       request,
-      headers: { "x-turn-id": started.turn.id },
-      turnId: started.turn.id,
-      known: started.events,
-      subscription: started.subscription,
-    });
+      (signal) =>
+        followTurn({
+          workstreamId,
+          after: started.followAfter,
+          signal,
+          turnId,
+          known: started.events,
+          subscription: started.subscription,
+        }),
+      { headers: { "x-turn-id": turnId } },
+    );
   },
   GET: async ({ request, params, query }) => {
     const viewer = await requireViewer(request);
