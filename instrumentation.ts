@@ -7,9 +7,10 @@ export async function register(): Promise<void> {
   exitOnUnsupportedNode();
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   // Loading is inside the guard too: a malformed setting throws while lib/config loads.
-  const { startServerOrExit } = await import("@/lib/server/startup");
+  const { onStartup, startServerOrExit } = await import("@/lib/server/startup");
   await startServerOrExit(async () => {
-    // Domains register their per-process services (onStartup) before the start-up hooks run.
-    await import("@/lib/workstreams/startup");
+    // The domains are connected (hooks, bus listeners) once the database is migrated.
+    const { wireDomains } = await import("@/lib/server/wiring");
+    onStartup(wireDomains);
   });
 }

@@ -1,14 +1,12 @@
-// Recent activity (seed 000 post-turn): after each completed turn, the workstream's entry is
-// written (one per workstream, newest first), with the member's request as its one-line
-// summary. A later title-refinement job (T23) may rewrite the summary. Written by a consumer of
-// the bus's TurnCompleted (see services.ts), never inside the turn itself.
+// Recent activity: after each completed turn, the workstream's entry is written (one per
+// workstream, newest first), with the member's request as its one-line summary. A later job that
+// refines titles may rewrite the summary. Written after the turn, never inside it: start-up wiring
+// (lib/server/wiring.ts) hands over the completed turn's request.
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { recentActivity, workstreams } from "@/db/schema";
 import { publishLive } from "@/lib/stream/fanout-instance";
-import { findMessage } from "@/lib/turns/messages";
-import { getTurn } from "@/lib/turns/turn-store";
 import type { ActivityEntry } from "./types";
 
 export const SUMMARY_MAX_CHARS = 140;
@@ -30,10 +28,19 @@ function textOf(parts: ReadonlyArray<{ type: string; text?: string }>): string {
     .join(" ");
 }
 
-/** Writes the workstream's activity entry for a completed turn and publishes it. */
-export async function recordTurnActivity({ turnId }: { turnId: string }): Promise<void> {
-  const turn = await getTurn({ turnId });
-  if (!turn) return;
+/**
+ * Writes the workstream's activity entry for a completed turn and publishes it; `requestParts`
+ * are the parts of the member's message that started the turn.
+ */
+export async function recordTurnActivity({
+  workstreamId,
+  turnId,
+  requestParts,
+}: {
+  workstreamId: string;
+  turnId: string;
+  requestParts: ReadonlyArray<{ type: string; text?: string }>;
+}): Promise<void> {
   const db = await getDb();
   const [workstream] = await db
     .select({
@@ -45,15 +52,11 @@ export async function recordTurnActivity({ turnId }: { turnId: string }): Promis
       core: workstreams.core,
     })
     .from(workstreams)
-    .where(eq(workstreams.id, turn.workstreamId))
+    .where(eq(workstreams.id, workstreamId))
     .limit(1);
   // A deleted workstream or one whose owner's account is gone has nobody to show it to.
   if (!workstream?.ownerId) return;
-  const message = await findMessage({
-    workstreamId: workstream.id,
-    messageId: turn.userMessageId,
-  });
-  const summary = summarize(message ? textOf(message.parts) : "") || workstream.title;
+  const summary = summarize(textOf(requestParts)) || workstream.title;
   const [entry] = await db
     .insert(recentActivity)
     .values({

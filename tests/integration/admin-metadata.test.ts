@@ -3,7 +3,7 @@
 // admin API response, while the member's own channel still carries their activity.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
-import { startWorkstreamServices } from "@/lib/workstreams/services";
+import { wireDomains } from "@/lib/server/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
 import { listApiRoutes } from "../support/routes";
@@ -27,7 +27,7 @@ const open: LiveFollower[] = [];
 beforeAll(async () => {
   process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
   testDb = await useTestDatabase();
-  await startWorkstreamServices();
+  await wireDomains();
   server = await startAppServer();
   owner = await signUp(server.url, "Metadata Owner");
   member = await signUp(server.url, "Metadata Member");

@@ -2,7 +2,7 @@
 // reach the owner's other tabs, running/finished follow the turn, recent activity is written
 // after each turn, and nobody else hears any of it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorkstreamServices } from "@/lib/workstreams/services";
+import { wireDomains } from "@/lib/server/wiring";
 import type { ActivityEntry, WorkstreamSummary } from "@/lib/workstreams/types";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
@@ -33,7 +33,7 @@ async function follow(user: SignedUpUser, query = "") {
 beforeAll(async () => {
   process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
   testDb = await useTestDatabase();
-  await startWorkstreamServices();
+  await wireDomains();
   server = await startAppServer();
   owner = await signUp(server.url, "Live Owner");
   colleague = await signUp(server.url, "Live Colleague");

@@ -3,8 +3,8 @@
 // provisions the completed direct agents and the core workstreams, idempotently.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, getCoreWorkstreamProfile } from "@/lib/config";
+import { wireDomains } from "@/lib/server/wiring";
 import { bootstrapMember } from "@/lib/workstreams/onboarding";
-import { startWorkstreamServices } from "@/lib/workstreams/services";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
@@ -21,7 +21,7 @@ const { bootstrap } = config.workstreams;
 beforeAll(async () => {
   process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
   testDb = await useTestDatabase();
-  await startWorkstreamServices();
+  await wireDomains();
   server = await startAppServer();
 });
 afterAll(async () => {

@@ -1,21 +1,22 @@
-// What the workstreams domain runs in every server process: the live projection of turns
-// (running / finished, from the in-process bus), the post-turn recent-activity consumer of
-// TurnCompleted, and the chief's complete_onboarding tool. Started once per process at start-up
-// (lib/workstreams/startup.ts registers it with onStartup); tests call it directly.
+// The one place the domains are connected, once per server process at start-up. The turn engine
+// (lib/turns) reads workstream rows; lib/workstreams knows nothing of turns. What a turn means to
+// a workstream is said here: the turn's start and end change the summary's running flag (a live
+// update), a completed turn writes the workstream's recent activity, and each turn's agent gets
+// the scoped tools that act for the workstream's owner. Tests call wireDomains() directly.
 import "server-only";
-import { tool } from "ai";
-import { z } from "zod";
-import { registerScopedTool, scopedToolsFor } from "@/lib/agents/tools";
-import { processSingleton } from "@/lib/server/singleton";
+import { scopedToolsFor } from "@/lib/agents/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { registerHook } from "@/lib/turns/hooks";
-import { recordTurnActivity } from "./activity";
-import { notifyWorkstreamChanged, publishWorkstreamChange } from "./live";
-import { completeOnboarding } from "./onboarding";
+import { findMessage } from "@/lib/turns/messages";
+import { getTurn } from "@/lib/turns/turn-store";
+import { recordTurnActivity } from "@/lib/workstreams/activity";
+import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
+import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
+import { processSingleton } from "./singleton";
 
-const state = processSingleton<{ started?: Promise<void>; queues: Map<string, Promise<void>> }>(
-  "workstream-services",
+const state = processSingleton<{ wired?: Promise<void>; queues: Map<string, Promise<void>> }>(
+  "domain-wiring",
   () => ({ queues: new Map() }),
 );
 
@@ -27,10 +28,25 @@ function inOrder(workstreamId: string, label: string, work: () => Promise<void>)
   const previous = state.queues.get(workstreamId) ?? Promise.resolve();
   const next = previous
     .then(work)
-    .catch((error: unknown) => console.error(`[workstreams] ${label} failed:`, error));
+    .catch((error: unknown) => console.error(`[wiring] ${label} failed:`, error));
   state.queues.set(workstreamId, next);
   void next.finally(() => {
     if (state.queues.get(workstreamId) === next) state.queues.delete(workstreamId);
+  });
+}
+
+/** The completed turn's request, as the workstream's recent activity summarizes it. */
+async function recordActivityOf(turnId: string): Promise<void> {
+  const turn = await getTurn({ turnId });
+  if (!turn) return;
+  const request = await findMessage({
+    workstreamId: turn.workstreamId,
+    messageId: turn.userMessageId,
+  });
+  await recordTurnActivity({
+    workstreamId: turn.workstreamId,
+    turnId,
+    requestParts: request?.parts ?? [],
   });
 }
 
@@ -44,29 +60,11 @@ function onBusEvent(event: BusEvent): void {
         : notifyWorkstreamChanged({ workstreamId: event.workstreamId, reason: "running" }),
     );
   } else if (event.type === "TurnCompleted") {
-    inOrder(event.workstreamId, "recent activity", () =>
-      recordTurnActivity({ turnId: event.turnId }),
-    );
+    inOrder(event.workstreamId, "recent activity", () => recordActivityOf(event.turnId));
   }
 }
 
-function registerOnboardingTool(): void {
-  registerScopedTool("complete_onboarding", ({ userId, organizationId }) =>
-    tool({
-      description:
-        "Completes the member's onboarding: sets up their specialist agents and core " +
-        "workstreams. Call it once the member has told you what they work on and is ready.",
-      inputSchema: z.object({}),
-      execute: async () => {
-        const result = await completeOnboarding({ userId, organizationId });
-        return {
-          completed: true,
-          alreadyComplete: !result.changed,
-          provisioned: result.provisioned.map((workstream) => workstream.title),
-        };
-      },
-    }),
-  );
+function registerScopedToolsHook(): void {
   // Scoped tools act for the workstream's owner, so they are bound when the turn resolves its
   // agent; only tools listed in the agent's config are added.
   registerHook({
@@ -84,12 +82,14 @@ function registerOnboardingTool(): void {
   });
 }
 
-export function startWorkstreamServices(): Promise<void> {
-  state.started ??= (async () => {
+/** Connects the domains (once per process; later calls wait for the first). */
+export function wireDomains(): Promise<void> {
+  state.wired ??= (async () => {
     bus.on(onBusEvent);
     registerOnboardingTool();
+    registerScopedToolsHook();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.
     await getFanout();
   })();
-  return state.started;
+  return state.wired;
 }
