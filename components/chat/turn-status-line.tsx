@@ -7,7 +7,7 @@
 import { WifiOffIcon as OfflineIcon } from "lucide-react";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
-import type { TurnView } from "@/lib/chat-client/turn-status";
+import { isOpen, type TurnView } from "@/lib/chat-client/turn-status";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 
 function activityText(turn: TurnView, agentName: string, writing: boolean): string {
@@ -35,7 +35,7 @@ export function TurnStatusLine({
   agentName: string;
 }) {
   const state = turn.state;
-  const running = state === "pending" || state === "active" || state === "suspended";
+  const running = isOpen(turn);
   return (
     <div
       data-testid="turn-status"

@@ -4,7 +4,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { member, turns, workstreams } from "@/db/schema";
-import { isRunningSql } from "@/lib/workstreams/summary";
+import { hasRunningTurnSql } from "@/lib/workstreams/summary";
 import { withoutUsageSql } from "./workstreams";
 
 export type OrganizationOverview = {
@@ -27,7 +27,7 @@ export async function organizationOverview({
   const [streams] = await db
     .select({
       total: sql<number>`count(*)`,
-      running: sql<number>`count(*) filter (where ${isRunningSql})`,
+      running: sql<number>`count(*) filter (where ${hasRunningTurnSql})`,
     })
     .from(workstreams)
     .where(eq(workstreams.organizationId, organizationId));

@@ -6,7 +6,7 @@ import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { turns, user, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
-import { isRunningSql } from "@/lib/workstreams/summary";
+import { hasRunningTurnSql } from "@/lib/workstreams/summary";
 
 export const ADMIN_PAGE_SIZE = 25;
 export const ADMIN_KINDS = ["direct", "group", "core"] as const;
@@ -79,7 +79,7 @@ function conditions(filter: AdminWorkstreamFilter): SQL | undefined {
   const status = filter.status ?? "all";
   if (status !== "all") parts.push(eq(workstreams.status, status));
   if (filter.running !== undefined) {
-    parts.push(filter.running ? isRunningSql : sql`not ${isRunningSql}`);
+    parts.push(filter.running ? hasRunningTurnSql : sql`not ${hasRunningTurnSql}`);
   }
   if (filter.ownerId) parts.push(eq(workstreams.ownerId, filter.ownerId));
   const q = filter.q?.trim();
@@ -114,7 +114,7 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
       ownerName: user.name,
       ownerEmail: user.email,
       ownerIsMember: ownerIsMemberSql,
-      isRunning: isRunningSql,
+      isRunning: hasRunningTurnSql,
       isCompacting: workstreams.isCompacting,
       createdAt: workstreams.createdAt,
       updatedAt: workstreams.updatedAt,

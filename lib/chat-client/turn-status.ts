@@ -39,10 +39,19 @@ export const IDLE_TURN: TurnView = {
   reason: null,
 };
 
+// The server's sets (lib/turns/turn-state.ts) come with drizzle's SQL helpers, which have no place
+// in the browser bundle; these mirror them for the view's states.
+/** A turn some process works on now. */
 export const RUNNING_STATES: ReadonlySet<TurnState> = new Set(["pending", "active"]);
+/** A turn that still holds the workstream: running, or waiting for a person. */
+export const OPEN_STATES: ReadonlySet<TurnState> = new Set([...RUNNING_STATES, "suspended"]);
 
 export function isRunning(view: TurnView): boolean {
   return RUNNING_STATES.has(view.state);
+}
+
+export function isOpen(view: TurnView): boolean {
+  return OPEN_STATES.has(view.state);
 }
 
 export function reduceTurnStatus(view: TurnView, status: TurnStatusEvent): TurnView {

@@ -1,5 +1,7 @@
 // The turn engine may read workstream rows, but the workstreams domain never imports the engine:
-// what a turn means to a workstream is connected in one place at start-up (./wiring.ts).
+// what a turn means to a workstream is connected in one place at start-up (./wiring.ts). The one
+// exception is the turn states' vocabulary (lib/turns/turn-state.ts), a leaf that imports nothing
+// of either domain, so the workstream summary's running flag uses the same sets.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,10 +18,18 @@ function importsOf(folder: string): Array<{ file: string; from: string }> {
 }
 
 describe("domain imports", () => {
-  it("H2 lib/workstreams imports nothing from lib/turns", () => {
-    const intoTurns = importsOf("workstreams").filter(({ from }) =>
-      /^(@\/lib\/turns|\.\.\/turns)(\/|$)/.test(from),
+  it("H2 lib/workstreams imports nothing from lib/turns but the turn states", () => {
+    const intoTurns = importsOf("workstreams").filter(
+      ({ from }) =>
+        /^(@\/lib\/turns|\.\.\/turns)(\/|$)/.test(from) && from !== "@/lib/turns/turn-state",
     );
     expect(intoTurns).toEqual([]);
+  });
+
+  it("H2 the turn states import nothing of either domain", () => {
+    const stateImports = importsOf("turns")
+      .filter(({ file }) => file === "turns/turn-state.ts")
+      .map(({ from }) => from);
+    expect(stateImports.filter((from) => /^(@\/lib\/|\.)/.test(from))).toEqual([]);
   });
 });

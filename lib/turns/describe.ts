@@ -3,6 +3,7 @@
 import "server-only";
 import { latestOffset } from "@/lib/stream/event-log";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
+import { isRunning } from "./turn-state";
 import { getOpenTurn } from "./turn-store";
 
 export async function describeWorkstream(workstream: WorkstreamRow) {
@@ -13,7 +14,7 @@ export async function describeWorkstream(workstream: WorkstreamRow) {
     mode: workstream.mode,
     agentId: workstream.agentId,
     status: workstream.status,
-    isRunning: open !== null && open.state !== "suspended",
+    isRunning: open !== null && isRunning(open.state),
     isCompacting: workstream.isCompacting,
     activeTurn: open
       ? {

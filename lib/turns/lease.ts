@@ -18,7 +18,8 @@ import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
-import { closeTurn, RUNNING_STATES, type TurnRow } from "./turn-store";
+import { isRunningSql } from "./turn-state";
+import { closeTurn, type TurnRow } from "./turn-store";
 
 /** Renews this process's leases and picks up stop requests recorded by other processes. */
 export async function renewLeases(): Promise<void> {
@@ -28,13 +29,7 @@ export async function renewLeases(): Promise<void> {
   const renewed = await db
     .update(turns)
     .set({ leaseExpiresAt: sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval` })
-    .where(
-      and(
-        inArray(turns.id, local),
-        eq(turns.ownerId, PROCESS_ID),
-        inArray(turns.state, RUNNING_STATES),
-      ),
-    )
+    .where(and(inArray(turns.id, local), eq(turns.ownerId, PROCESS_ID), isRunningSql(turns.state)))
     .returning({ id: turns.id, stopRequestedAt: turns.stopRequestedAt });
   for (const row of renewed) {
     if (row.stopRequestedAt) runRegistry.abort(row.id, "turn:stopped");
@@ -64,7 +59,7 @@ export async function reapOrphanedTurns(): Promise<string[]> {
     .from(turns)
     .where(
       and(
-        inArray(turns.state, RUNNING_STATES),
+        isRunningSql(turns.state),
         or(lt(turns.leaseExpiresAt, sql`now()`), isNotNull(turns.ownerId)),
       ),
     );

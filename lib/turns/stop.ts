@@ -3,7 +3,7 @@
 // signals the owner (NOTIFY on Postgres; the owner's lease loop also checks). A suspended turn
 // holds no run, so it is cancelled here directly.
 import "server-only";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import { turns } from "@/db/schema";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
@@ -11,6 +11,7 @@ import { appendEventsLocked } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
 import { runRegistry } from "./run-registry";
+import { isOpen, isRunningSql } from "./turn-state";
 import { getOpenTurn, getTurn, type TurnRow } from "./turn-store";
 
 export type StopResult = { turnId: string | null; state: TurnRow["state"] | null };
@@ -35,13 +36,7 @@ export async function stopActiveTurn({
     await db
       .update(turns)
       .set({ stopRequestedAt: sql`now()` })
-      .where(
-        and(
-          eq(turns.id, open.id),
-          inArray(turns.state, ["pending", "active"]),
-          isNull(turns.stopRequestedAt),
-        ),
-      );
+      .where(and(eq(turns.id, open.id), isRunningSql(turns.state), isNull(turns.stopRequestedAt)));
     await (await getFanout()).requestStop(open.id);
   }
   // Answer once the turn has ended, so the caller sees the partial answer persisted.
@@ -49,8 +44,7 @@ export async function stopActiveTurn({
   for (;;) {
     const current = await getTurn({ turnId: open.id });
     const state = current?.state ?? null;
-    const ended = state !== "pending" && state !== "active" && state !== "suspended";
-    if (ended || Date.now() > deadline) return { turnId: open.id, state };
+    if (!(state && isOpen(state)) || Date.now() > deadline) return { turnId: open.id, state };
     await runRegistry.get(open.id)?.done;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -3,10 +3,11 @@
 // archived first and no turn open in it. `scope` says whose workstreams the caller may touch: the
 // owner's own, or (admin console) the organization's; anything outside it is a 404.
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import { turns, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
+import { isOpenSql } from "@/lib/turns/turn-state";
 import { publishWorkstreamChange, publishWorkstreamDeleted } from "./live";
 import { requireSummaryRow, type SummaryRow, scopeCondition, toSummary } from "./summary";
 import { validTitle } from "./titles";
@@ -91,12 +92,7 @@ export async function deleteWorkstream(target: Target): Promise<{ id: string }> 
     const [open] = await tx
       .select({ one: sql`1` })
       .from(turns)
-      .where(
-        and(
-          eq(turns.workstreamId, row.id),
-          inArray(turns.state, ["pending", "active", "suspended"]),
-        ),
-      )
+      .where(and(eq(turns.workstreamId, row.id), isOpenSql(turns.state)))
       .limit(1);
     if (open) {
       throw new AppError("conflict:turn_active");

@@ -6,11 +6,12 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
+import { RUNNING_STATES_LIST } from "@/lib/turns/turn-state";
 import type { WorkstreamScope, WorkstreamSummary } from "./types";
 
 // Spelled out with an alias: drizzle leaves columns unqualified in single-table selects, where
 // "id" inside the subquery would mean turns.id.
-export const isRunningSql = sql<boolean>`exists (select 1 from "turns" as running_turn where running_turn."workstream_id" = "workstreams"."id" and running_turn."state" in ('pending', 'active'))`;
+export const hasRunningTurnSql = sql<boolean>`exists (select 1 from "turns" as running_turn where running_turn."workstream_id" = "workstreams"."id" and running_turn."state" in (${RUNNING_STATES_LIST}))`;
 
 export const summaryColumns = {
   id: workstreams.id,
@@ -25,7 +26,7 @@ export const summaryColumns = {
   isCompacting: workstreams.isCompacting,
   createdAt: workstreams.createdAt,
   updatedAt: workstreams.updatedAt,
-  isRunning: isRunningSql,
+  isRunning: hasRunningTurnSql,
 };
 
 export type SummaryRow = {
