@@ -7,12 +7,7 @@
 import { useChat } from "@ai-sdk/react";
 import { generateId } from "ai";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import {
-  fetchHistoryPage,
-  fetchLastStatus,
-  fetchWorkstream,
-  stopTurn,
-} from "@/lib/chat-client/api";
+import { fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
 import {
   type ChatConnection,
   createChatStore,
@@ -162,8 +157,11 @@ export function useWorkstreamChat({
       await loadLatestPage();
       dispatch({ type: "offset", offset: description.latestOffset });
       if (!description.activeTurn) {
-        const last = await fetchLastStatus(workstreamId, description.latestOffset);
-        dispatch({ type: "settled", last, latestOffset: description.latestOffset });
+        dispatch({
+          type: "settled",
+          last: description.lastTurn,
+          latestOffset: description.latestOffset,
+        });
       }
     } catch (error) {
       console.warn("[chat] reloading the latest messages failed:", error);

@@ -1,15 +1,12 @@
 // The workstream API's JSON routes as the chat page calls them. Every failure becomes a
 // ChatRequestError with the server's code, or `network:failed` when the request never landed.
-import { createSseParser } from "./sse";
 import {
   asDescription,
   asHistoryPage,
   type ChatHistoryPage,
   ChatRequestError,
   isRecord,
-  parseStreamChunk,
   readRequestError,
-  type TurnStatusEvent,
   type WorkstreamDescription,
 } from "./wire";
 
@@ -88,30 +85,4 @@ export function stopTurn(workstreamId: string, options: ApiOptions = {}): Promis
     options,
     { method: "POST" },
   );
-}
-
-/**
- * How the workstream's last turn ended: its final status event, read from the tail of the event
- * log (nothing runs, so `/events` answers with the stored events and `[DONE]` at once).
- */
-export async function fetchLastStatus(
-  workstreamId: string,
-  latestOffset: number,
-  options: ApiOptions = {},
-): Promise<TurnStatusEvent | null> {
-  if (latestOffset < 1) return null;
-  const response = await request(
-    workstreamPath(workstreamId, `/events?after=${latestOffset - 1}`),
-    { headers: { accept: "text/event-stream" }, signal: options.signal },
-    options.fetch,
-  );
-  if (!response.ok) throw await readRequestError(response);
-  const parser = createSseParser();
-  let last: TurnStatusEvent | null = null;
-  for (const event of parser.push(`${await response.text()}\n\n`)) {
-    if (event.data === "[DONE]") continue;
-    const parsed = parseStreamChunk(event.data);
-    if (parsed?.kind === "status") last = parsed.status;
-  }
-  return last;
 }

@@ -49,9 +49,14 @@ export function cancelled(
   };
 }
 
+/** Whether sending the same message again may help: not once the agent ran out of steps. */
+export function retryableAfter(code: ErrorCode): boolean {
+  return code !== "turn:step_limit";
+}
+
 export function failed(
   turnId: string,
-  { code, retryable = true, ...fields }: TurnFailure,
+  { code, retryable = retryableAfter(code), ...fields }: TurnFailure,
   message: WorkstreamMessage | null,
   record: TurnRecord = {},
 ): Outcome {

@@ -4,23 +4,14 @@
 // resumes a running turn by itself.
 import type { Metadata } from "next";
 import { ChatView } from "@/components/chat/chat-view";
-import { asTurnStatus, type TurnStatusEvent } from "@/lib/chat-client/wire";
 import { config } from "@/lib/config";
 import { OFFLINE_TRIGGERS } from "@/lib/models/offline/triggers";
 import { usingOfflineModel } from "@/lib/models/registry";
-import { readEvents } from "@/lib/stream/event-log";
 import { describeWorkstream } from "@/lib/turns/describe";
 import { listMessageHistoryPage } from "@/lib/turns/messages";
 import { loadWorkstream } from "./load";
 
 type Props = { params: Promise<{ workstreamId: string }> };
-
-/** The last turn's final status event (the tail of the event log), when no turn is open. */
-async function lastTurnStatus(workstreamId: string, latestOffset: number) {
-  if (latestOffset < 1) return null;
-  const [event] = await readEvents({ workstreamId, after: latestOffset - 1, limit: 1 });
-  return event?.chunk.type === "data-status" ? asTurnStatus(event.chunk.data) : null;
-}
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const workstream = await loadWorkstream((await params).workstreamId);
@@ -36,9 +27,6 @@ export default async function WorkstreamPage({ params }: Props) {
     workstreamId: row.id,
     take: config.history.defaultTake,
   });
-  const lastStatus: TurnStatusEvent | null = workstream.activeTurn
-    ? null
-    : await lastTurnStatus(row.id, workstream.latestOffset);
   const agentNames = Object.fromEntries(
     Object.values(config.agents).map((agent) => [agent.id, agent.name]),
   );
@@ -47,7 +35,7 @@ export default async function WorkstreamPage({ params }: Props) {
       key={row.id}
       workstream={workstream}
       history={history}
-      lastStatus={lastStatus}
+      lastStatus={workstream.lastTurn}
       agentNames={agentNames}
       offlineTriggers={usingOfflineModel() ? OFFLINE_TRIGGERS.map((t) => ({ ...t })) : null}
     />
