@@ -32,7 +32,7 @@ import { useLiveTitle } from "./use-live-title";
 import { useOlderHistory } from "./use-older-history";
 import { useOnline } from "./use-online";
 import { useStickToBottom } from "./use-stick-to-bottom";
-import { PAGE_SIZE, useWorkstreamChat } from "./use-workstream-chat";
+import { useWorkstreamChat } from "./use-workstream-chat";
 
 export type ChatViewProps = {
   workstream: WorkstreamDescription;
@@ -42,6 +42,15 @@ export type ChatViewProps = {
   agentNames: Record<string, string>;
   /** The offline model's trigger table while it is the model in use, else null. */
   offlineTriggers: OfflineTrigger[] | null;
+  /** The server's limits the page must respect, from its settings. */
+  limits: ChatLimits;
+};
+
+export type ChatLimits = {
+  /** The longest message the server takes. */
+  maxMessageChars: number;
+  /** Messages per page of history. */
+  pageSize: number;
 };
 
 /** The text to send: trailing space and leading blank lines dropped, indentation kept. */
@@ -55,6 +64,7 @@ export function ChatView({
   lastStatus,
   agentNames,
   offlineTriggers,
+  limits,
 }: ChatViewProps) {
   const { toasts, push, dismiss } = useToasts();
   const draft = useDraft(workstream.id);
@@ -63,6 +73,7 @@ export function ChatView({
     workstream,
     history,
     lastStatus,
+    pageSize: limits.pageSize,
     revealActivity: activity,
     notify: push,
     onSendAccepted: draft.accepted,
@@ -75,7 +86,7 @@ export function ChatView({
   const older = useOlderHistory({
     workstreamId: workstream.id,
     initial: history,
-    pageSize: PAGE_SIZE,
+    pageSize: limits.pageSize,
     messageCount: chat.messages.length,
     setMessages: chat.setMessages,
     scrollRef,
@@ -184,6 +195,7 @@ export function ChatView({
               blockedReason={blockedReason}
               textareaRef={composerRef}
               agentName={agentName}
+              maxChars={limits.maxMessageChars}
             />
           </div>
         </div>

@@ -9,8 +9,6 @@ import { type KeyboardEvent, type Ref, useLayoutEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 
-export const MAX_MESSAGE_CHARS = 32_000;
-
 export function Composer({
   value,
   onChange,
@@ -21,6 +19,7 @@ export function Composer({
   blockedReason,
   textareaRef,
   agentName,
+  maxChars,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -32,14 +31,16 @@ export function Composer({
   blockedReason: string | null;
   textareaRef: Ref<HTMLTextAreaElement>;
   agentName: string;
+  /** The longest message the server takes (its setting, handed down by the page). */
+  maxChars: number;
 }) {
   const localRef = useRef<HTMLTextAreaElement | null>(null);
-  const tooLong = value.length > MAX_MESSAGE_CHARS;
+  const tooLong = value.length > maxChars;
   const empty = value.trim().length === 0;
   const reason =
     blockedReason ??
     (tooLong
-      ? `That's ${(value.length - MAX_MESSAGE_CHARS).toLocaleString()} characters over the ${MAX_MESSAGE_CHARS.toLocaleString()} limit.`
+      ? `That's ${(value.length - maxChars).toLocaleString()} characters over the ${maxChars.toLocaleString()} limit.`
       : null);
   const canSend = !empty && reason === null;
 
@@ -98,9 +99,9 @@ export function Composer({
         {reason ?? "Enter to send · Shift+Enter for a new line"}
       </p>
       <div className="flex items-center gap-2 px-2 pb-2">
-        {value.length > MAX_MESSAGE_CHARS * 0.9 ? (
+        {value.length > maxChars * 0.9 ? (
           <span className={cx("text-xs tabular-nums", tooLong ? "text-danger" : "text-fg-subtle")}>
-            {value.length.toLocaleString()} / {MAX_MESSAGE_CHARS.toLocaleString()}
+            {value.length.toLocaleString()} / {maxChars.toLocaleString()}
           </span>
         ) : null}
         {running ? (

@@ -27,8 +27,6 @@ import {
 } from "@/lib/chat-client/wire";
 import { type RevealActivity, useMessageRevealed } from "./reveal-activity";
 
-export const PAGE_SIZE = 6;
-
 export type { ChatConnection };
 
 type Callbacks = {
@@ -43,12 +41,15 @@ export function useWorkstreamChat({
   workstream,
   history,
   lastStatus,
+  pageSize,
   revealActivity,
   ...callbacks
 }: {
   workstream: WorkstreamDescription;
   history: ChatHistoryPage;
   lastStatus: TurnStatusEvent | null;
+  /** Messages per history page (the server's setting, handed down by the page). */
+  pageSize: number;
   /** How much of each streamed text is on screen. */
   revealActivity: RevealActivity;
 } & Callbacks) {
@@ -146,9 +147,9 @@ export function useWorkstreamChat({
   rendered.current = { ...rendered.current, ...callbacks, messages, streaming };
 
   const loadLatestPage = useCallback(async () => {
-    const page = await fetchHistoryPage(workstreamId, { take: PAGE_SIZE });
+    const page = await fetchHistoryPage(workstreamId, { take: pageSize });
     setMessages((current) => mergeLatest(current, page.messages));
-  }, [workstreamId, setMessages]);
+  }, [workstreamId, pageSize, setMessages]);
 
   const resync = useCallback(async () => {
     try {

@@ -38,6 +38,10 @@ export default async function WorkstreamPage({ params }: Props) {
       lastStatus={workstream.lastTurn}
       agentNames={agentNames}
       offlineTriggers={usingOfflineModel() ? OFFLINE_TRIGGERS.map((t) => ({ ...t })) : null}
+      limits={{
+        maxMessageChars: config.turns.maxMessageChars,
+        pageSize: config.history.defaultTake,
+      }}
     />
   );
 }
