@@ -44,7 +44,14 @@ function Stat({
 const path = (workstream: AdminWorkstream, action = "") =>
   `/api/admin/workstreams/${encodeURIComponent(workstream.id)}${action}`;
 
-export function WorkstreamsConsole({ initial }: { initial: AdminListData }) {
+export function WorkstreamsConsole({
+  initial,
+  searchMaxChars,
+}: {
+  initial: AdminListData;
+  /** The longest search text the server takes. */
+  searchMaxChars: number;
+}) {
   const list = useAdminWorkstreams(initial);
   const { data, filters } = list;
   const now = useNow();
@@ -145,7 +152,7 @@ export function WorkstreamsConsole({ initial }: { initial: AdminListData }) {
           <input
             type="search"
             value={filters.q}
-            maxLength={200}
+            maxLength={searchMaxChars}
             placeholder="Search titles, owners, emails"
             onChange={(event) => list.setFilter("q", event.target.value)}
             className="h-9 w-full rounded-lg border border-border-strong bg-bg pr-3 pl-8 text-sm text-fg shadow-sm shadow-black/5 placeholder:text-fg-subtle focus-visible:border-accent focus-visible:ring-3 focus-visible:ring-accent/25"

@@ -9,6 +9,8 @@ import { AppError } from "@/lib/http/errors";
 import { hasRunningTurnSql } from "@/lib/workstreams/summary";
 
 export const ADMIN_PAGE_SIZE = 25;
+/** The longest search text the list takes. */
+export const ADMIN_SEARCH_MAX_CHARS = 200;
 export const ADMIN_KINDS = ["direct", "group", "core"] as const;
 export type AdminKind = (typeof ADMIN_KINDS)[number];
 

@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import { WorkstreamsConsole } from "@/components/admin/workstreams-console";
 import { organizationOverview } from "@/lib/admin/overview";
-import { listOrganizationWorkstreams } from "@/lib/admin/workstreams";
+import { ADMIN_SEARCH_MAX_CHARS, listOrganizationWorkstreams } from "@/lib/admin/workstreams";
 import { getPageViewer } from "@/lib/auth/page-viewer";
 
 export const metadata: Metadata = { title: "Workstreams" };
@@ -13,5 +13,7 @@ export default async function AdminWorkstreamsPage() {
     listOrganizationWorkstreams({ organizationId: viewer.organizationId }),
     organizationOverview({ organizationId: viewer.organizationId }),
   ]);
-  return <WorkstreamsConsole initial={{ ...list, overview }} />;
+  return (
+    <WorkstreamsConsole initial={{ ...list, overview }} searchMaxChars={ADMIN_SEARCH_MAX_CHARS} />
+  );
 }

@@ -1,12 +1,12 @@
 // Input of /api/admin/workstreams: the list's search, filters and page.
 import { z } from "zod";
-import { ADMIN_KINDS } from "@/lib/admin/workstreams";
+import { ADMIN_KINDS, ADMIN_SEARCH_MAX_CHARS } from "@/lib/admin/workstreams";
 import type { RouteSchemas } from "@/lib/http/route-handlers";
 import { storableString } from "@/lib/http/text";
 import { MAX_PAGE } from "@/lib/workstreams/list";
 
 const AdminListQuery = z.object({
-  q: storableString().max(200).optional(),
+  q: storableString().max(ADMIN_SEARCH_MAX_CHARS).optional(),
   kind: z.enum(ADMIN_KINDS).optional(),
   status: z.enum(["regular", "archived", "all"]).optional(),
   running: z
