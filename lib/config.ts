@@ -1,7 +1,7 @@
 // The host config: agents (chief and specialists), limits, turn settings, and the workstreams
-// bootstrap (seed 001): which direct agents a member gets during and after onboarding, which core
-// workstreams appear after onboarding, and the core profiles. One typed object; hosts change
-// the product by editing it, never by code changes elsewhere.
+// bootstrap (what a member is given): which direct agents a member gets during and after
+// onboarding, which core workstreams appear after onboarding, and the core profiles. One typed
+// object; hosts change the product by editing it, never by code changes elsewhere.
 export type ReasoningProfile = "fast" | "balanced" | "deep";
 
 export type AgentConfig = {
@@ -15,7 +15,7 @@ export type AgentConfig = {
   description: string;
 };
 
-/** A core workstream's fixed identity (seed 001 `getCoreWorkstreamProfile`). */
+/** A core workstream's fixed identity (see getCoreWorkstreamProfile). */
 export type CoreWorkstreamProfile = {
   coreType: string;
   title: string;
@@ -109,14 +109,14 @@ export const config = {
   turns: {
     /** Characters in one user message. */
     maxMessageChars: 32_000,
-    /** Tool-loop steps per turn (seed 004's continuation bound). */
+    /** Tool-loop steps per turn: the bound on how long an agent may keep calling tools. */
     maxSteps: intFromEnv("WORKSTREAMS_MAX_STEPS", 20),
     /** How long a new message waits for a running compaction. */
     compactionWaitMs: intFromEnv("WORKSTREAMS_COMPACTION_WAIT_MS", 30_000),
     /** Lease of a running turn; renewed every leaseRenewMs by its process. */
     leaseMs: intFromEnv("WORKSTREAMS_TURN_LEASE_MS", 20_000),
     leaseRenewMs: intFromEnv("WORKSTREAMS_TURN_LEASE_RENEW_MS", 5_000),
-    /** Server-side re-chunking of text (seed 000). */
+    /** Server-side re-chunking of text into pieces of this many characters (lib/stream/rechunk). */
     chunkMinChars: 36,
     chunkMaxChars: 72,
     /** Longest wait before buffered events are committed and sent. */
@@ -133,7 +133,7 @@ export const config = {
     defaultGroupTitle: "New Workstream",
     /** Longest title a user may give a workstream (characters, after trimming). */
     titleMaxChars: 120,
-    /** Standard group workstreams per page (seed 001 paging); `take` may ask for up to maxTake. */
+    /** Standard group workstreams per page; `take` may ask for up to maxTake. */
     groupPageSize: 15,
     groupMaxTake: 50,
     bootstrap: {
@@ -179,7 +179,7 @@ export function listAgents(): AgentConfig[] {
   return Object.values(config.agents);
 }
 
-/** A core workstream's fixed title and agent (seed 001), or undefined for an unknown type. */
+/** A core workstream's fixed title and agent, or undefined for an unknown type. */
 export function getCoreWorkstreamProfile(coreType: string): CoreWorkstreamProfile | undefined {
   const profiles: Record<string, CoreWorkstreamProfile> = config.workstreams.coreProfiles;
   return Object.hasOwn(profiles, coreType) ? profiles[coreType] : undefined;

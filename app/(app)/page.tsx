@@ -1,5 +1,6 @@
-// The signed-in home opens the user's direct workstream with the chief (created idempotently with
-// seed 001's deterministic id), so a new user lands in a conversation, not an empty page.
+// The signed-in home opens the user's direct workstream with the chief (created idempotently: its
+// id is derived from the member and the agent), so a new user lands in a conversation, not an
+// empty page.
 import { redirect } from "next/navigation";
 import { getPageViewer } from "@/lib/auth/page-viewer";
 import { config } from "@/lib/config";

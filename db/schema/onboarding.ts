@@ -1,5 +1,5 @@
-// Where each member stands in onboarding, per organization (seed 001 bootstrap). Written only by
-// lib/workstreams/onboarding.ts.
+// Where each member stands in onboarding, per organization (what the bootstrap provisions next).
+// Written only by lib/workstreams/onboarding.ts.
 import { pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { organization, user } from "./auth";
 

@@ -1,5 +1,5 @@
-// An admin stops a running turn in any workstream of their organization (seed 001
-// stopActiveRun), through the turn engine's stop, which works from any server process.
+// An admin stops a running turn in any workstream of their organization, through the turn
+// engine's stop (the same one the owner's Stop uses), which works from any server process.
 import "server-only";
 import { type StopResult, stopActiveTurn } from "@/lib/turns/stop";
 import { requireSummaryRow } from "@/lib/workstreams/summary";

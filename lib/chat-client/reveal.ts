@@ -1,4 +1,5 @@
-// Throttled reveal of streamed text (seed 000, client side): 8–24 characters a step, a short
+// Throttled reveal of streamed text, so the answer reads as a steady flow whatever sizes the
+// chunks arrive in (the server sends them as soon as it can): 8–24 characters a step, a short
 // pause after a sentence ends. When the stream outpaces that, the reveal speeds up instead of
 // jumping: the delay between steps shrinks (down to one animation frame) and the sentence pause
 // drops to zero; only a model faster than a step per frame can keep up with makes the steps

@@ -1,5 +1,5 @@
-// The turn as the status line shows it, folded from the turn's status events (seed 003's
-// acknowledged → processing / preamble / tool → ready | error | cancelled). `state` uses the
+// The turn as the status line shows it, folded from the turn's status events (acknowledged →
+// processing / preamble / tool → ready | error | cancelled). `state` uses the
 // turn states of the server (pending, active, suspended, completed, cancelled, failed), plus
 // `idle` before the workstream's first turn.
 import type { TurnStatusEvent } from "./wire";

@@ -1,7 +1,8 @@
-// Execution attempts (seeds 002, 003): a model call that fails before emitting anything is
-// retried with backoff, then handed to a fallback model; one that fails after emitting content
-// fails as it is (the turn keeps the partial answer). Every call has a first-token and an idle
-// timeout, so a bad key or an unreachable server is a clear error, never a hang.
+// Execution attempts, so a flaky provider costs a retry rather than the turn: a model call that
+// fails before emitting anything is retried with backoff, then handed to a fallback model; one that
+// fails after emitting content fails as it is (the turn keeps the partial answer). Every call has a
+// first-token and an idle timeout, so a bad key or an unreachable server is a clear error, never a
+// hang.
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,

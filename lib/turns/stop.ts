@@ -1,4 +1,4 @@
-// Stop (seed 000 stopActiveRun, seed 002 cancellation): aborts the open turn wherever it runs.
+// Stop: aborts the open turn wherever it runs, keeping what it answered so far.
 // The owning process aborts its run; any other process records the request in the database and
 // signals the owner (NOTIFY on Postgres; the owner's lease loop also checks). A suspended turn
 // holds no run, so it is cancelled here directly.

@@ -1,4 +1,4 @@
-// createWorkstream (seed 001): direct (1:1 with an agent, deterministic id, idempotent), group
+// Creating workstreams: direct (1:1 with an agent, deterministic id, idempotent), group
 // (title optional, led by the group lead agent) and core (a fixed profile per coreType,
 // deterministic id, idempotent). Validation is here, not only in routes, because the bootstrap
 // and the chief's tools create workstreams too.

@@ -1,5 +1,6 @@
-// Workstream ids. Direct and core workstreams have deterministic ids (seed 001 gives the direct
-// one), so creating one twice is the same workstream; group workstreams get a random id.
+// Workstream ids. Direct and core workstreams have deterministic ids (derived from the member and
+// the agent or core type), so creating one twice is the same workstream; group workstreams get a
+// random id.
 export function directWorkstreamId({
   agentId,
   userId,

@@ -1,4 +1,4 @@
-// listWorkstreams (seed 001): `mode` is required; direct and core workstreams come as one list
+// Listing a member's workstreams: `mode` is required; direct and core workstreams come as one list
 // (a member has a handful), standard group workstreams come in pages of `take` with `hasMore`.
 // Archived workstreams are left out unless `includeArchived`.
 import "server-only";

@@ -1,4 +1,4 @@
-// Renaming, archiving, unarchiving and deleting (seed 001). Only standard group workstreams
+// Renaming, archiving, unarchiving and deleting workstreams. Only standard group workstreams
 // change: direct and core ones are immutable (409 with a code). Delete needs the workstream to be
 // archived first and no turn open in it. `scope` says whose workstreams the caller may touch: the
 // owner's own, or (admin console) the organization's; anything outside it is a 404.

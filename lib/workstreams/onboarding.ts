@@ -1,9 +1,10 @@
-// Onboarding and the workstreams bootstrap (seed 001). A member starts each organization in
-// onboarding with the `onboardingDirectAgents`; completing onboarding (an explicit action, or the
-// chief's complete_onboarding tool) provisions the `completedDirectAgents` and the
-// `coreTypesAfterOnboarding`. Every step is idempotent (deterministic ids), and bootstrapMember
-// provisions whatever the member's state calls for on each load, so a crash half-way through, or
-// a host adding an agent to the config later, heals itself on the next visit.
+// Onboarding and the workstreams bootstrap (what each member has from their first visit on). A
+// member starts each organization in onboarding with the `onboardingDirectAgents`; completing
+// onboarding (an explicit action, or the chief's complete_onboarding tool) provisions the
+// `completedDirectAgents` and the `coreTypesAfterOnboarding`. Every step is idempotent
+// (deterministic ids), and bootstrapMember provisions whatever the member's state calls for on
+// each load, so a crash half-way through, or a host adding an agent to the config later, heals
+// itself on the next visit.
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
