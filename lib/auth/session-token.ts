@@ -1,6 +1,7 @@
 // The session token from a request's cookie, verified the way better-auth signs it (HMAC-SHA256
 // with the auth secret), so the viewer can be looked up with one indexed query instead of going
 // through better-auth's session endpoint on every request.
+import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "./secret";
 import { isSecureRequest } from "./secure-request";

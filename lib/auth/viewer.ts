@@ -1,5 +1,6 @@
 // Who is asking: the signed-in user, their active organization and their role in it. Every API
 // route and page of the signed-in app starts here.
+import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, rowsOf } from "@/db/client";
 import { AppError } from "@/lib/http/errors";

@@ -2,8 +2,9 @@
 // commits them in one multi-row insert per tick (the first event of a turn at once, the rest
 // within flushIntervalMs), then fans them out: nothing is sent before it is committed. A batch
 // the database refuses is retried turn by turn, so one turn's bad event never fails another's.
+import "server-only";
 import { and, asc, eq, gt, type SQL, sql } from "drizzle-orm";
-import { type Db, getDatabase, getDb } from "@/db/client";
+import { type Db, getDatabase, getDb, transaction } from "@/db/client";
 import { turnEvents } from "@/db/schema";
 import { config } from "@/lib/config";
 import { errorClass } from "@/lib/server/error-class";
@@ -365,9 +366,7 @@ export async function appendEventsLocked({
     if (events.length) await db.insert(turnEvents).values(events);
     return events;
   };
-  const events = tx
-    ? await write(tx)
-    : await (await getDb()).transaction((inner) => write(inner as unknown as Db));
+  const events = tx ? await write(tx) : await transaction((inner) => write(inner));
   if (!tx) await (await getFanout()).publish(events);
   return events;
 }

@@ -1,5 +1,6 @@
 // The process-wide fan-out, chosen by the database: in-process only on PGlite (one process per
 // data dir), with the LISTEN/NOTIFY transport on Postgres.
+import "server-only";
 import { getDatabase } from "@/db/client";
 import { processSingleton } from "@/lib/server/singleton";
 import { Fanout } from "./fanout";

@@ -5,6 +5,7 @@
 // A stream is bound to one turn: the turn the POST opened, or the turn open when a client
 // resumes. It ends right after that turn's terminal event, even when one log read also holds
 // the next turn's first events.
+import "server-only";
 import { readEvents } from "./event-log";
 import type { Fanout, FanoutSignal } from "./fanout";
 import { getFanout } from "./fanout-instance";

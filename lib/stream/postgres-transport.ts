@@ -2,6 +2,7 @@
 // others' messages. Each server names its connections `workstreams:<process>`, so a server can
 // tell whether any other is connected; while none is, nothing is sent (re-checked every few
 // seconds; a server that starts in between is covered by its followers' safety poll).
+import "server-only";
 import { sql as drizzleSql, type SQL } from "drizzle-orm";
 import type { Sql } from "postgres";
 import { applicationName } from "@/db/client";

@@ -3,6 +3,7 @@
 // `Last-Event-ID` or `?after=`. The live channel sends a `ready` event once subscribed, then one
 // event per change until the client goes away; EventSource reconnects on its own (retry: 3 s),
 // and the client reloads its lists after a reconnect because changes in between are not replayed.
+import "server-only";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { errorClass } from "@/lib/server/error-class";
 import { getFanout } from "./fanout-instance";

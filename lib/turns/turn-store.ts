@@ -1,7 +1,8 @@
 // The turns table: opening a turn (with the user message and the busy flag, in one
 // transaction), reading open turns, and ending a turn together with its last events.
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { type Db, getDb, rowsOf } from "@/db/client";
+import { getDb, rowsOf, type Tx, transaction } from "@/db/client";
 import { type TurnState, turns, workstreams } from "@/db/schema";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
@@ -110,11 +111,9 @@ export async function openTurn<D extends OpeningDecision>(
   /** Other servers were told of `events` by the opening statement itself. */
   announced: boolean;
 }> {
-  const db = await getDb();
   const limit = rateLimitSettings();
   try {
-    return await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    return await transaction(async (tx) => {
       const read = await readOpening(tx, input, limit.turns > 0);
       if (!read) throw new AppError("not_found:workstream");
       const decision = await decide(read);
@@ -244,7 +243,7 @@ const TURN_RATE_LOCK_SPACE = 727_002;
  * count in the next statement reads every turn committed while this one waited for it.
  */
 async function readOpening(
-  tx: Db,
+  tx: Tx,
   input: { workstreamId: string; messageId: string; userId: string; organizationId: string },
   lock: boolean,
 ): Promise<OpeningRead | null> {
