@@ -8,8 +8,6 @@ import { scopedToolsFor } from "@/lib/agents/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { registerHook } from "@/lib/turns/hooks";
-import { findMessage } from "@/lib/turns/messages";
-import { getTurn } from "@/lib/turns/turn-store";
 import { recordTurnActivity } from "@/lib/workstreams/activity";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
@@ -35,21 +33,6 @@ function inOrder(workstreamId: string, label: string, work: () => Promise<void>)
   });
 }
 
-/** The completed turn's request, as the workstream's recent activity summarizes it. */
-async function recordActivityOf(turnId: string): Promise<void> {
-  const turn = await getTurn({ turnId });
-  if (!turn) return;
-  const request = await findMessage({
-    workstreamId: turn.workstreamId,
-    messageId: turn.userMessageId,
-  });
-  await recordTurnActivity({
-    workstreamId: turn.workstreamId,
-    turnId,
-    requestParts: request?.parts ?? [],
-  });
-}
-
 function onBusEvent(event: BusEvent): void {
   if (event.type === "SessionTurnStart" || event.type === "SessionTurnEnd") {
     const { workstream } = event;
@@ -60,7 +43,18 @@ function onBusEvent(event: BusEvent): void {
         : notifyWorkstreamChanged({ workstreamId: event.workstreamId, reason: "running" }),
     );
   } else if (event.type === "TurnCompleted") {
-    inOrder(event.workstreamId, "recent activity", () => recordActivityOf(event.turnId));
+    const { workstream, requestParts } = event;
+    // The turn hands over the workstream and the request it holds. Without a workstream (it was
+    // deleted as the turn ended) there is nobody to show the activity to.
+    if (!workstream) return;
+    inOrder(event.workstreamId, "recent activity", () =>
+      recordTurnActivity({
+        workstreamId: event.workstreamId,
+        turnId: event.turnId,
+        requestParts: requestParts ?? [],
+        known: workstream,
+      }),
+    );
   }
 }
 

@@ -371,22 +371,25 @@ async function finish(input: RunInput, ended: Outcome) {
         startedWith: log.activatesOnClose,
       });
       await afterStage("RENDER", { message }, ctx);
+      const after = closed.workstream ? { ...closed.workstream, isRunning: false } : undefined;
       bus.emit({
         type: "SessionTurnEnd",
         turnId: turn.id,
         workstreamId: workstream.id,
         state: outcome.end.state,
-        workstream: closed.workstream ? { ...closed.workstream, isRunning: false } : undefined,
+        workstream: after,
       });
+      if (outcome.end.state === "completed") {
+        bus.emit({
+          type: "TurnCompleted",
+          turnId: turn.id,
+          workstreamId: workstream.id,
+          organizationId: workstream.organizationId,
+          workstream: after,
+          requestParts: input.history.find((message) => message.id === turn.userMessageId)?.parts,
+        });
+      }
     });
-    if (outcome.end.state === "completed") {
-      bus.emit({
-        type: "TurnCompleted",
-        turnId: turn.id,
-        workstreamId: workstream.id,
-        organizationId: workstream.organizationId,
-      });
-    }
   } catch (error) {
     // The lease lapses and the reaper ends the turn; the busy flag cannot stay set forever.
     logTurnError(turn.id, "could not be closed", error);

@@ -28,6 +28,15 @@ function textOf(parts: ReadonlyArray<{ type: string; text?: string }>): string {
     .join(" ");
 }
 
+type ActivityWorkstream = {
+  id: string;
+  ownerId: string | null;
+  organizationId: string;
+  title: string;
+  mode: "direct" | "group";
+  core: boolean;
+};
+
 /**
  * Writes the workstream's activity entry for a completed turn and publishes it; `requestParts`
  * are the parts of the member's message that started the turn.
@@ -36,24 +45,29 @@ export async function recordTurnActivity({
   workstreamId,
   turnId,
   requestParts,
+  known,
 }: {
   workstreamId: string;
   turnId: string;
   requestParts: ReadonlyArray<{ type: string; text?: string }>;
+  /** The workstream as the caller holds it, fresh from the turn's end: no need to read it. */
+  known?: ActivityWorkstream;
 }): Promise<void> {
   const db = await getDb();
-  const [workstream] = await db
-    .select({
-      id: workstreams.id,
-      ownerId: workstreams.ownerId,
-      organizationId: workstreams.organizationId,
-      title: workstreams.title,
-      mode: workstreams.mode,
-      core: workstreams.core,
-    })
-    .from(workstreams)
-    .where(eq(workstreams.id, workstreamId))
-    .limit(1);
+  const [workstream] = known
+    ? [known]
+    : await db
+        .select({
+          id: workstreams.id,
+          ownerId: workstreams.ownerId,
+          organizationId: workstreams.organizationId,
+          title: workstreams.title,
+          mode: workstreams.mode,
+          core: workstreams.core,
+        })
+        .from(workstreams)
+        .where(eq(workstreams.id, workstreamId))
+        .limit(1);
   // A deleted workstream or one whose owner's account is gone has nobody to show it to.
   if (!workstream?.ownerId) return;
   const summary = summarize(textOf(requestParts)) || workstream.title;
