@@ -50,7 +50,8 @@ test("a reload mid-stream shows the partial answer and completes it without dupl
 
 test("a second tab follows the same turn live", async ({ page, context }) => {
   const id = await openChat(page);
-  await send(page, "[slow:150] [words:200] a second look");
+  // Long enough that the second tab loads (and hydrates, on a busy machine) while it runs.
+  await send(page, "[slow:150] [words:400] a second look");
   await expect(messages(page, "assistant").locator('[data-part="text"]')).not.toBeEmpty();
 
   const second = await context.newPage();
@@ -61,7 +62,7 @@ test("a second tab follows the same turn live", async ({ page, context }) => {
   await waitForCompleted(page);
   await expect(messages(second, "assistant")).toHaveCount(1);
   const text = await answerText(second);
-  expect(wordCount(text)).toBe(200);
+  expect(wordCount(text)).toBe(400);
   expect(await answerText(page)).toBe(text);
 });
 
