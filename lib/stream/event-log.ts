@@ -10,6 +10,7 @@ import { config } from "@/lib/config";
 import { errorClass } from "@/lib/server/error-class";
 import { processSingleton } from "@/lib/server/singleton";
 import { toStorableJson } from "@/lib/text/storable";
+import type { Announcement } from "./fanout";
 import { getFanout } from "./fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "./types";
 
@@ -161,32 +162,32 @@ class EventWriter {
 
 /**
  * One statement: the events, the turns they make active (pending → active, with model) and the
- * hint to other servers, delivered on commit. Returns whether the hint went with it.
+ * hint to other servers, delivered on commit. Its text never changes, so Postgres prepares it
+ * once per connection. Returns whether the hint went with it.
  */
 async function insertEvents(items: Pending[]): Promise<boolean> {
   const db = await getDb();
   const events = items.map((item) => item.event);
-  const insert = insertEventsSql(events, sql`true`) as SQL;
-  const notice = (await getFanout()).announceSql(events);
+  const announcement = (await getFanout()).announcement(events);
   const activations = items.filter((item) => item.activates !== undefined);
-  if (activations.length === 0 && !notice) {
-    await db.execute(insert);
-    return false;
-  }
-  const rows = sql.join(
-    activations.map((item) => sql`(${item.event.turnId}, ${item.activates ?? null})`),
-    sql`, `,
-  );
-  const activated = activations.length
-    ? sql`activated as (
+  await db.execute(sql`with activated as (
       update "turns" as t set "state" = 'active', "model" = v.model, "started_at" = now(),
         "updated_at" = now()
-      from (values ${rows}) as v(id, model)
+      from unnest(${sql.param(activations.map((item) => item.event.turnId))}::text[],
+        ${sql.param(activations.map((item) => item.activates ?? ""))}::text[]) as v(id, model)
       where t."id" = v.id and t."state" = 'pending'
-    ), `
-    : sql``;
-  await db.execute(sql`with ${activated}logged as (${insert}) select ${notice ?? sql`null`}`);
-  return notice !== null;
+    ), logged as (${insertEventsSql(events, sql`true`)})
+    select ${announceSql(announcement, sql`true`)}`);
+  return announcement !== null;
+}
+
+/**
+ * `pg_notify(channel, message)` when `announcement` is given and `condition` holds; a constant
+ * text either way, for statements that announce what they commit.
+ */
+export function announceSql(announcement: Announcement | null, condition: SQL): SQL {
+  return sql`case when ${announcement?.channel ?? null}::text is not null and ${condition}
+    then pg_notify(${announcement?.channel ?? null}, ${announcement?.message ?? null}) end`;
 }
 
 const holder = processSingleton<{ writer?: EventWriter }>("writer", () => ({}));
@@ -270,21 +271,19 @@ export class TurnLog {
 }
 
 /**
- * `insert into turn_events … select … where <condition>`, for a statement that writes a turn's
- * events together with the rows they belong to (opening and closing a turn). This module stays
- * the only writer of the log: the callers embed the statement it builds.
+ * `insert into turn_events … where <condition>`, for a statement that writes a turn's events
+ * together with the rows they belong to (opening and closing a turn). This module stays the only
+ * writer of the log: the callers embed the statement it builds. The events travel as four
+ * arrays, so the statement's text is the same for any number of them.
  */
-export function insertEventsSql(events: LoggedEvent[], condition: SQL): SQL | null {
-  if (events.length === 0) return null;
-  const rows = sql.join(
-    events.map(
-      (event) =>
-        sql`(${event.workstreamId}, ${event.offset}::bigint, ${event.turnId}, ${JSON.stringify(event.chunk)}::jsonb)`,
-    ),
-    sql`, `,
-  );
+export function insertEventsSql(events: LoggedEvent[], condition: SQL): SQL {
   return sql`insert into "turn_events" ("workstream_id", "offset", "turn_id", "chunk")
-    select v.w, v.o, v.t, v.c from (values ${rows}) as v(w, o, t, c) where ${condition}`;
+    select v.w, v.o, v.t, v.c::jsonb
+    from unnest(${sql.param(events.map((event) => event.workstreamId))}::text[],
+      ${sql.param(events.map((event) => event.offset))}::bigint[],
+      ${sql.param(events.map((event) => event.turnId))}::text[],
+      ${sql.param(events.map((event) => JSON.stringify(event.chunk)))}::text[]) as v(w, o, t, c)
+    where ${condition}`;
 }
 
 export async function latestOffset({ workstreamId }: { workstreamId: string }): Promise<number> {

@@ -4,7 +4,6 @@
 // LISTEN/NOTIFY), absent on PGlite where one process owns the data dir. Publish only what is
 // committed.
 import { EventEmitter } from "node:events";
-import type { SQL } from "drizzle-orm";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import {
   deliveriesOf,
@@ -24,13 +23,15 @@ export type FanoutSignal =
 /** A live subscriber hears events as its topic may see them (metadata only for organizations). */
 export type LiveListener = (event: LiveEvent | OrganizationEvent) => void;
 
+export type Announcement = { channel: string; message: string };
+
 /** How messages reach the other server processes on the same database. */
 export interface Transport {
   /** False while no other server is connected: then there is nobody to tell. */
   readonly hasPeers: boolean;
+  /** The NOTIFY channel: a statement may send on it itself (`pg_notify`), delivered on commit. */
+  readonly channel: string;
   send(message: string): Promise<void>;
-  /** The same message as an expression of a statement: delivered when its transaction commits. */
-  sendSql(message: string): SQL;
   listen(handler: (message: string) => void): Promise<void>;
   close(): Promise<void>;
 }
@@ -77,13 +78,16 @@ export class Fanout {
     if (!announced) await this.sendAll(this.hints(events));
   }
 
-  /** The hint for `events` as a statement expression, or null when nobody else listens. */
-  announceSql(events: LoggedEvent[]): SQL | null {
+  /**
+   * The hint for `events` for the statement that commits them to send (`pg_notify(channel,
+   * message)`), or null when nobody else listens.
+   */
+  announcement(events: LoggedEvent[]): Announcement | null {
     if (!this.transport?.hasPeers || events.length === 0) return null;
     const [first, ...rest] = this.hints(events);
     // More than one notification's worth is rare (a flush of hundreds of workstreams).
     if (!first || rest.length > 0) return null;
-    return this.transport.sendSql(first);
+    return { channel: this.transport.channel, message: first };
   }
 
   subscribeLive(topic: LiveTopic, listener: LiveListener): () => void {

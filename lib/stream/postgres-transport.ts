@@ -3,7 +3,6 @@
 // tell whether any other is connected; while none is, nothing is sent (re-checked every few
 // seconds; a server that starts in between is covered by its followers' safety poll).
 import "server-only";
-import { sql as drizzleSql, type SQL } from "drizzle-orm";
 import type { Sql } from "postgres";
 import { applicationName } from "@/db/client";
 import { errorClass } from "@/lib/server/error-class";
@@ -15,6 +14,7 @@ const PEER_CHECK_MS = 3_000;
 
 export class PostgresTransport implements Transport {
   hasPeers = true; // until the first check says otherwise
+  readonly channel = CHANNEL;
   private timer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 
@@ -50,10 +50,6 @@ export class PostgresTransport implements Transport {
 
   async send(message: string): Promise<void> {
     await this.sql.notify(CHANNEL, message);
-  }
-
-  sendSql(message: string): SQL {
-    return drizzleSql`pg_notify(${CHANNEL}, ${message})`;
   }
 
   async listen(handler: (message: string) => void): Promise<void> {

@@ -9,7 +9,7 @@ import { AppError, type ErrorCode } from "@/lib/http/errors";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
 import { PROCESS_ID } from "@/lib/server/process-id";
-import { insertEventsSql, TurnLog } from "@/lib/stream/event-log";
+import { announceSql, insertEventsSql, TurnLog } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
 import { toStorableJson } from "@/lib/text/storable";
@@ -127,8 +127,10 @@ export async function openTurn<D extends OpeningDecision>(
       const stored = { ...message, metadata: { ...message.metadata, turnId: input.turnId } };
       const windowStart = sql`now() - ${`${limit.windowMs} milliseconds`}::interval`;
       const lease = sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval`;
-      const logged = insertEventsSql(events, sql`exists (select 1 from opened)`);
-      const notice = (await getFanout()).announceSql(events);
+      const opened = sql`exists (select 1 from opened)`;
+      const announcement = (await getFanout()).announcement(events);
+      // A limit of 0 turns it off; the statement's text stays the same either way.
+      const allowedTurns = limit.turns > 0 ? limit.turns : null;
       const [row] = rowsOf<{ allowed: boolean; oldest: Date | string | null; opened: number }>(
         await tx.execute(sql`
           with recent as (
@@ -136,7 +138,7 @@ export async function openTurn<D extends OpeningDecision>(
             where "user_id" = ${input.userId} and "created_at" > ${windowStart}
             order by "created_at" asc limit ${Math.max(limit.turns, 1)}
           ), allowed as (
-            select ${limit.turns > 0 ? sql`(select count(*) from recent) < ${limit.turns}` : sql`true`} as ok
+            select ${allowedTurns}::int is null or (select count(*) from recent) < ${allowedTurns} as ok
           ), claimed as (
             update "workstreams" set "active_run_id" = ${input.serverRunId}
             where "id" = ${input.workstreamId} and (select ok from allowed) and (
@@ -160,11 +162,9 @@ export async function openTurn<D extends OpeningDecision>(
               ${JSON.stringify(stored.metadata ?? {})}::jsonb, ${countTokens(stored.parts)}, ${input.turnId}
             from opened
             on conflict do nothing
-          )${logged ? sql`, logged as (${logged})` : sql``}
+          ), logged as (${insertEventsSql(events, opened)})
           select (select ok from allowed) as allowed, (select min("created_at") from recent) as oldest,
-            (select count(*) from opened)::int as opened${
-              notice ? sql`, case when exists (select 1 from opened) then ${notice} end` : sql``
-            }`),
+            (select count(*) from opened)::int as opened, ${announceSql(announcement, opened)}`),
       );
       if (!row?.allowed) throw rateLimited(row?.oldest ?? null, limit.windowMs);
       // Not the 409 itself: building it reads the open turn on another connection, which must
@@ -191,7 +191,7 @@ export async function openTurn<D extends OpeningDecision>(
         log,
         events,
         decision,
-        announced: notice !== null,
+        announced: announcement !== null,
       };
     });
   } catch (error) {
@@ -344,10 +344,10 @@ export async function closeTurn({
 }): Promise<{ closed: boolean; workstream: ClosedWorkstream | null }> {
   const db = await getDb();
   const fanout = await getFanout();
-  const notice = fanout.announceSql(events);
-  const lastOffset = events.at(-1)?.offset ?? null;
-  const logged = insertEventsSql(events, sql`exists (select 1 from closed)`);
+  const announcement = fanout.announcement(events);
   const answer = message ? storableAnswer(message) : null;
+  const isClosed = sql`exists (select 1 from closed)`;
+  // Every part is always there (empty or null when unused), so the statement's text is constant.
   const [row] = rowsOf<ClosedRow>(
     await db.execute(sql`
       with closed as (
@@ -356,42 +356,39 @@ export async function closeTurn({
           "usage" = ${end.usage ? JSON.stringify(end.usage) : null}::jsonb,
           "cost_usd" = ${end.costUsd ?? null}::double precision,
           "attempts" = coalesce(${end.attempts?.length ? JSON.stringify(end.attempts) : null}::jsonb, "attempts"),
-          "ended_at" = ${end.state === "suspended" ? sql`null` : sql`now()`}, "updated_at" = now(),
-          "last_offset" = coalesce(${lastOffset}::bigint, "last_offset"),
-          "owner_id" = null, "lease_expires_at" = null${
-            startedWith
-              ? sql`, "started_at" = coalesce("started_at", now()), "model" = coalesce("model", ${startedWith})`
-              : sql``
-          }
+          "ended_at" = case when ${end.state}::text = 'suspended' then null else now() end,
+          "updated_at" = now(),
+          "last_offset" = coalesce(${events.at(-1)?.offset ?? null}::bigint, "last_offset"),
+          "owner_id" = null, "lease_expires_at" = null,
+          "started_at" = case when ${startedWith ?? null}::text is null then "started_at"
+            else coalesce("started_at", now()) end,
+          "model" = coalesce("model", ${startedWith ?? null}::text)
         where "id" = ${turn.id} and "state" in (${OPEN_STATES_LIST})
-          ${ownerCheck ? sql`and "owner_id" = ${PROCESS_ID}` : sql``}
+          and (not ${ownerCheck}::boolean or "owner_id" = ${PROCESS_ID})
         returning "id"
-      )${logged ? sql`, logged as (${logged})` : sql``}${
-        answer
-          ? sql`, answered as (
+      ), logged as (${insertEventsSql(events, isClosed)}),
+      answered as (
         insert into "messages" ("workstream_id", "id", "role", "parts", "metadata", "token_count", "turn_id")
-        select ${turn.workstreamId}, ${answer.id}, 'assistant', ${answer.parts}::jsonb,
-          ${answer.metadata}::jsonb, ${answer.tokenCount}, ${turn.id}
-        from closed
+        select ${turn.workstreamId}, ${answer?.id ?? null}::text, 'assistant', ${answer?.parts ?? null}::jsonb,
+          ${answer?.metadata ?? null}::jsonb, ${answer?.tokenCount ?? null}::int, ${turn.id}
+        from closed where ${answer?.id ?? null}::text is not null
         on conflict ("workstream_id", "id") do update set "parts" = excluded."parts",
-          "metadata" = excluded."metadata", "token_count" = excluded."token_count", "updated_at" = now())`
-          : sql``
-      }, freed as (
+          "metadata" = excluded."metadata", "token_count" = excluded."token_count", "updated_at" = now()
+      ), freed as (
         update "workstreams" set "updated_at" = now(), "active_run_id" = case
           when "active_run_id" = ${turn.serverRunId ?? ""} then null else "active_run_id" end
         where "id" = ${turn.workstreamId} and exists (select 1 from closed)
         returning "id", "organization_id", "owner_id", "title", "mode", "core", "core_type",
           "agent_id", "status", "is_compacting", "created_at", "updated_at"
       )
-      select (select count(*) from closed)::int as closed, freed.*${
-        notice
-          ? sql`, case when exists (select 1 from closed) then ${notice} end as notified`
-          : sql``
-      }
+      select (select count(*) from closed)::int as closed, freed.*,
+        ${announceSql(announcement, isClosed)} as announced
       from (select 1) as one left join freed on true`),
   );
   const closed = Boolean(row?.closed);
-  if (closed && events.length) await fanout.publish(events, { announced: notice !== null });
+  if (closed && events.length) {
+    await fanout.publish(events, { announced: announcement !== null });
+  }
   const id = row?.id;
   return { closed, workstream: closed && row && id ? closedWorkstream({ ...row, id }) : null };
 }
