@@ -5,7 +5,7 @@
 import "server-only";
 import { hostname } from "node:os";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
-import { and, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lt, or, sql } from "drizzle-orm";
 import { getDatabase, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -29,7 +29,14 @@ export async function renewLeases(): Promise<void> {
   const renewed = await db
     .update(turns)
     .set({ leaseExpiresAt: sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval` })
-    .where(and(inArray(turns.id, local), eq(turns.ownerId, PROCESS_ID), isRunningSql(turns.state)))
+    .where(
+      and(
+        // One array parameter: the same statement text whatever the number of runs.
+        sql`${turns.id} = any(${sql.param(local)}::text[])`,
+        eq(turns.ownerId, PROCESS_ID),
+        isRunningSql(turns.state),
+      ),
+    )
     .returning({ id: turns.id, stopRequestedAt: turns.stopRequestedAt });
   for (const row of renewed) {
     if (row.stopRequestedAt) runRegistry.abort(row.id, "turn:stopped");
