@@ -4,6 +4,7 @@ import {
   bigint,
   doublePrecision,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -11,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { user } from "./auth";
 import { workstreams } from "./workstreams";
 
 export const TURN_STATES = [
@@ -81,3 +83,16 @@ export const turnEvents = pgTable(
     index("turn_events_turn_idx").on(t.turnId),
   ],
 );
+
+/**
+ * The per-user turn rate limit: a counter per fixed window, bumped by the statement that opens a
+ * turn. The row lock of its upsert orders concurrent openers on every server, so the count holds
+ * without a transaction of its own.
+ */
+export const turnRateLimits = pgTable("turn_rate_limits", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  turns: integer("turns").notNull(),
+});

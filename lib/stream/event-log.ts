@@ -274,11 +274,12 @@ export class TurnLog {
  * `insert into turn_events … where <condition>`, for a statement that writes a turn's events
  * together with the rows they belong to (opening and closing a turn). This module stays the only
  * writer of the log: the callers embed the statement it builds. The events travel as four
- * arrays, so the statement's text is the same for any number of them.
+ * arrays, so the statement's text is the same for any number of them. With `base`, their
+ * offsets count on from it (the opening statement alone knows the log's last offset).
  */
-export function insertEventsSql(events: LoggedEvent[], condition: SQL): SQL {
+export function insertEventsSql(events: LoggedEvent[], condition: SQL, base?: SQL): SQL {
   return sql`insert into "turn_events" ("workstream_id", "offset", "turn_id", "chunk")
-    select v.w, v.o, v.t, v.c::jsonb
+    select v.w, ${base ?? sql`0`} + v.o, v.t, v.c::jsonb
     from unnest(${sql.param(events.map((event) => event.workstreamId))}::text[],
       ${sql.param(events.map((event) => event.offset))}::bigint[],
       ${sql.param(events.map((event) => event.turnId))}::text[],

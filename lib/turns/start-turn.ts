@@ -14,7 +14,7 @@ import { GuardRefusal, runStageHooks } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
-import { type OpeningRead, openTurn, type TurnRow } from "./turn-store";
+import { openTurn, type TurnRow, WorkstreamCompacting } from "./turn-store";
 
 export type StartedTurn = {
   turn: TurnRow;
@@ -24,19 +24,6 @@ export type StartedTurn = {
   subscription: WorkstreamSubscription;
   followAfter: number;
 };
-
-/** Raised inside the opening transaction to roll it back and wait for a compaction to finish. */
-class Compacting extends Error {}
-
-/** A re-POST of a message is Retry only when its turn failed or was cancelled. */
-function checkRetry(existing: OpeningRead["existing"]): void {
-  if (!existing) return;
-  if (existing.role !== "user") throw new AppError("conflict:message_id");
-  if (existing.turnState === "failed" || existing.turnState === "cancelled") return;
-  throw new AppError("conflict:duplicate_message", {
-    details: { turnId: existing.turnId ?? null },
-  });
-}
 
 export async function startTurn({
   viewer,
@@ -67,7 +54,7 @@ export async function startTurn({
       try {
         return await open(input.message);
       } catch (error) {
-        if (!(error instanceof Compacting)) throw error;
+        if (!(error instanceof WorkstreamCompacting)) throw error;
         if (Date.now() >= deadline) {
           throw new AppError("unavailable:compacting", { details: { retryAfter: 5 } });
         }
@@ -76,24 +63,18 @@ export async function startTurn({
     }
   });
 
-  async function open(posted: WorkstreamMessage) {
-    return openTurn(
-      {
-        turnId,
-        workstreamId,
-        organizationId: viewer.organizationId,
-        userId: viewer.userId,
-        serverRunId,
-        messageId: posted.id,
-        assistantMessageId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
-      },
-      async (read) => {
-        if (read.workstream.status === "archived") throw new AppError("conflict:archived");
-        if (read.workstream.isCompacting) throw new Compacting();
-        checkRetry(read.existing);
-        return { message: posted, first: [statusChunk(turnId, { state: "acknowledged" })] };
-      },
-    );
+  function open(posted: WorkstreamMessage) {
+    return openTurn({
+      turnId,
+      workstreamId,
+      organizationId: viewer.organizationId,
+      userId: viewer.userId,
+      serverRunId,
+      messageId: posted.id,
+      assistantMessageId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+      message: posted,
+      first: [statusChunk(turnId, { state: "acknowledged" })],
+    });
   }
 
   const { turn, read, log, events, announced } = opened;

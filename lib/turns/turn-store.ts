@@ -1,9 +1,9 @@
-// The turns table: opening a turn (with the user message and the busy flag, in one
-// transaction), reading open turns, and ending a turn together with its last events.
+// The turns table: opening a turn (with the user message and the busy flag, in one statement),
+// reading open turns, and ending a turn together with its last events.
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, rowsOf, type Tx, transaction } from "@/db/client";
-import { type TurnState, turns, workstreams } from "@/db/schema";
+import { getDb, rowsOf } from "@/db/client";
+import { type TurnState, turns } from "@/db/schema";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
 import type { Attempt } from "@/lib/models/resilient-model";
@@ -62,7 +62,7 @@ async function turnActiveError(workstreamId: string): Promise<AppError> {
   });
 }
 
-/** What opening a turn needs to know, read in the opening transaction's first statement. */
+/** What a turn starts from, as the opening statement read it. */
 export type OpeningRead = {
   workstream: WorkstreamRow;
   /** A message with the posted id already exists: its role and its turn's state. */
@@ -83,128 +83,211 @@ export type TurnOpening = {
   messageId: string;
 };
 
-/** What the caller decided from the opening read: the turn's message, agent and first events. */
-export type OpeningDecision = {
-  message: WorkstreamMessage;
-  first: LoggedChunk[];
-};
+/** The workstream is compacting: the caller waits and tries again. */
+export class WorkstreamCompacting extends Error {}
 
 /**
- * Opens a turn in one transaction of two statements. The first takes the user's rate-limit lock
- * and reads everything the turn starts from (the owned workstream, a message posted before with
- * the same id, the log's last offset, the history); `decide` checks it and returns the user
- * message, or throws. The second, which reads only after the lock is held, counts the user's
- * recent turns, compare-and-sets the busy flag (a flag left by a run that is no longer running
- * counts as free), inserts the turn, the user message and the turn's first events. A concurrent
- * opener that slipped past the flag is stopped by the one-open-turn index.
+ * Opens a turn in one statement, so nothing else waits on a transaction of its own. It reads the
+ * owned workstream, a message posted before with the same id, the log's last offset and (once
+ * the turn is open) the history; it counts the request against the user's rate limit (a row
+ * lock orders concurrent openers on every server); compare-and-sets the busy flag (a flag left
+ * by a run that is no longer running counts as free); and inserts the turn, the user message and
+ * the turn's first events. Each refusal writes nothing and is told apart afterwards: not found,
+ * archived, compacting, a duplicate message, rate limited, busy. A concurrent opener that
+ * slipped past the flag is stopped by the one-open-turn index.
  */
-export async function openTurn<D extends OpeningDecision>(
-  input: TurnOpening,
-  decide: (read: OpeningRead) => Promise<D>,
+export async function openTurn(
+  input: TurnOpening & { message: WorkstreamMessage; first: LoggedChunk[] },
 ): Promise<{
   turn: TurnRow;
   read: OpeningRead;
   /** The turn's log, numbered on from its first events. */
   log: TurnLog;
   events: LoggedEvent[];
-  decision: D;
   /** Other servers were told of `events` by the opening statement itself. */
   announced: boolean;
 }> {
   const limit = rateLimitSettings();
+  const { message } = input;
+  const stored = { ...message, metadata: { ...message.metadata, turnId: input.turnId } };
+  const turnRef = { id: input.turnId, workstreamId: input.workstreamId };
+  // Numbered from 1 here; the statement adds the log's last offset, which only it knows.
+  const relative = TurnLog.after(turnRef, 0).reserve(input.first);
+  const announcement = (await getFanout()).announcement(relative);
+  const window = `${limit.windowMs} milliseconds`;
+  const allowedTurns = limit.turns > 0 ? limit.turns : null;
+  const opened = sql`exists (select 1 from opened)`;
+  const db = await getDb();
+  let row: OpeningRow | undefined;
   try {
-    return await transaction(async (tx) => {
-      const read = await readOpening(tx, input, limit.turns > 0);
-      if (!read) throw new AppError("not_found:workstream");
-      const decision = await decide(read);
-      const { message, first } = decision;
-      const log = TurnLog.after(
-        { id: input.turnId, workstreamId: input.workstreamId },
-        read.lastOffset,
-      );
-      const events = log.reserve(first);
-      const firstOffset = events[0]?.offset ?? read.lastOffset + 1;
-      const stored = { ...message, metadata: { ...message.metadata, turnId: input.turnId } };
-      const windowStart = sql`now() - ${`${limit.windowMs} milliseconds`}::interval`;
-      const lease = sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval`;
-      const opened = sql`exists (select 1 from opened)`;
-      const announcement = (await getFanout()).announcement(events);
-      // A limit of 0 turns it off; the statement's text stays the same either way.
-      const allowedTurns = limit.turns > 0 ? limit.turns : null;
-      const [row] = rowsOf<{ allowed: boolean; oldest: Date | string | null; opened: number }>(
-        await tx.execute(sql`
-          with recent as (
-            select "created_at" from "turns"
-            where "user_id" = ${input.userId} and "created_at" > ${windowStart}
-            order by "created_at" asc limit ${Math.max(limit.turns, 1)}
-          ), allowed as (
-            select ${allowedTurns}::int is null or (select count(*) from recent) < ${allowedTurns} as ok
-          ), claimed as (
-            update "workstreams" set "active_run_id" = ${input.serverRunId}
-            where "id" = ${input.workstreamId} and (select ok from allowed) and (
-              "active_run_id" is null or not exists (
-                select 1 from "turns" as running
-                where running."server_run_id" = "workstreams"."active_run_id"
-                  and running."state" in (${RUNNING_STATES_LIST}) and running."id" <> ${input.turnId}))
-            returning "id"
-          ), opened as (
-            insert into "turns" ("id", "workstream_id", "organization_id", "user_id",
-              "user_message_id", "assistant_message_id", "agent_id", "state",
-              "server_run_id", "owner_id", "lease_expires_at", "first_offset")
-            select ${input.turnId}, ${input.workstreamId}, ${input.organizationId}, ${input.userId},
-              ${message.id}, ${input.assistantMessageId}, ${read.workstream.agentId}, 'pending',
-              ${input.serverRunId}, ${PROCESS_ID}, ${lease}, ${firstOffset}::bigint
-            from claimed
-            returning "id"
-          ), asked as (
-            insert into "messages" ("workstream_id", "id", "role", "parts", "metadata", "token_count", "turn_id")
-            select ${input.workstreamId}, ${message.id}, 'user', ${JSON.stringify(stored.parts)}::jsonb,
-              ${JSON.stringify(stored.metadata ?? {})}::jsonb, ${countTokens(stored.parts)}, ${input.turnId}
-            from opened
-            on conflict do nothing
-          ), logged as (${insertEventsSql(events, opened)})
-          select (select ok from allowed) as allowed, (select min("created_at") from recent) as oldest,
-            (select count(*) from opened)::int as opened, ${announceSql(announcement, opened)}`),
-      );
-      if (!row?.allowed) throw rateLimited(row?.oldest ?? null, limit.windowMs);
-      // Not the 409 itself: building it reads the open turn on another connection, which must
-      // not wait for a pooled connection while this one holds the user's rate-limit lock.
-      if (!row.opened) throw new WorkstreamBusy();
-      const turn: TurnRow = {
-        ...EMPTY_TURN,
-        id: input.turnId,
-        workstreamId: input.workstreamId,
-        organizationId: input.organizationId,
-        userId: input.userId,
-        userMessageId: message.id,
-        assistantMessageId: input.assistantMessageId,
-        agentId: read.workstream.agentId,
-        state: "pending",
-        serverRunId: input.serverRunId,
-        ownerId: PROCESS_ID,
-        firstOffset,
-      };
-      const history = [...read.history, ...newMessage(read, stored)];
-      return {
-        turn,
-        read: { ...read, history },
-        log,
-        events,
-        decision,
-        announced: announcement !== null,
-      };
-    });
+    [row] = rowsOf<OpeningRow>(
+      await db.execute(sql`
+        with ws as (
+          select w.*,
+            (select json_build_object('role', m."role", 'turnId', m."turn_id", 'turnState', t."state")
+              from "messages" m left join "turns" t on t."id" = m."turn_id"
+              where m."workstream_id" = w."id" and m."id" = ${message.id}) as existing,
+            (select coalesce(max(e."offset"), 0) from "turn_events" e
+              where e."workstream_id" = w."id") as last_offset
+          from "workstreams" w
+          where w."id" = ${input.workstreamId} and w."organization_id" = ${input.organizationId}
+            and w."owner_id" = ${input.userId}
+        ), ready as (
+          select "id" from ws
+          where "status" <> 'archived' and not "is_compacting" and (existing is null or (
+            existing->>'role' = 'user' and existing->>'turnState' in ('failed', 'cancelled')))
+        ), bumped as (
+          insert into "turn_rate_limits" ("user_id", "window_start", "turns")
+          select ${input.userId}, now(), 1 from ready where ${allowedTurns}::int is not null
+          on conflict ("user_id") do update set
+            "turns" = case when "turn_rate_limits"."window_start" <= now() - ${window}::interval
+              then 1 else "turn_rate_limits"."turns" + 1 end,
+            "window_start" = case when "turn_rate_limits"."window_start" <= now() - ${window}::interval
+              then now() else "turn_rate_limits"."window_start" end
+          returning "turns", "window_start"
+        ), allowed as (
+          select ${allowedTurns}::int is null
+            or coalesce((select "turns" from bumped), 0) <= ${allowedTurns} as ok
+        ), claimed as (
+          update "workstreams" set "active_run_id" = ${input.serverRunId}
+          where "id" in (select "id" from ready) and (select ok from allowed) and (
+            "active_run_id" is null or not exists (
+              select 1 from "turns" as running
+              where running."server_run_id" = "workstreams"."active_run_id"
+                and running."state" in (${RUNNING_STATES_LIST}) and running."id" <> ${input.turnId}))
+          returning "id"
+        ), opened as (
+          insert into "turns" ("id", "workstream_id", "organization_id", "user_id",
+            "user_message_id", "assistant_message_id", "agent_id", "state",
+            "server_run_id", "owner_id", "lease_expires_at", "first_offset")
+          select ${input.turnId}, ws."id", ws."organization_id", ${input.userId},
+            ${message.id}, ${input.assistantMessageId}, ws."agent_id", 'pending',
+            ${input.serverRunId}, ${PROCESS_ID}, now() + ${`${config.turns.leaseMs} milliseconds`}::interval,
+            ws.last_offset + 1
+          from ws join claimed on claimed."id" = ws."id"
+          returning "id"
+        ), asked as (
+          insert into "messages" ("workstream_id", "id", "role", "parts", "metadata", "token_count", "turn_id")
+          select ${input.workstreamId}, ${message.id}, 'user', ${JSON.stringify(stored.parts)}::jsonb,
+            ${JSON.stringify(stored.metadata ?? {})}::jsonb, ${countTokens(stored.parts)}, ${input.turnId}
+          from opened
+          on conflict do nothing
+        ), logged as (
+          ${insertEventsSql(relative, opened, sql`(select last_offset from ws)`)}
+        )
+        select to_json(ws) as workstream, (select ok from allowed) as allowed,
+          (select "window_start" from bumped) as window_start,
+          (select count(*) from opened)::int as opened,
+          case when ${opened} then (
+            select coalesce(json_agg(json_build_object('id', h."id", 'role', h."role",
+              'parts', h."parts", 'metadata', h."metadata") order by h."seq"), '[]'::json)
+            from "messages" h
+            where h."workstream_id" = ws."id" and h."seq" > coalesce((
+              select a."seq" from "messages" a
+              where a."workstream_id" = ws."id" and a."id" = ws."last_compacted_message_id"), 0))
+          end as history,
+          ${announceSql(announcement, opened)} as announced
+        from (select 1) as one left join ws on true`),
+    );
   } catch (error) {
-    if (error instanceof WorkstreamBusy || isUniqueViolation(error)) {
-      throw await turnActiveError(input.workstreamId);
-    }
+    if (isUniqueViolation(error)) throw await turnActiveError(input.workstreamId);
     throw error;
   }
+  const found = row?.workstream ? parseJson(row.workstream) : null;
+  if (!row || !found) throw new AppError("not_found:workstream");
+  const workstream = workstreamFromJson(found);
+  if (workstream.status === "archived") throw new AppError("conflict:archived");
+  if (workstream.isCompacting) throw new WorkstreamCompacting();
+  const existing = found.existing ?? null;
+  checkRetry(existing);
+  if (!row.allowed) throw rateLimited(row.window_start, limit.windowMs);
+  // Not found free: another run holds the workstream.
+  if (!row.opened) throw await turnActiveError(input.workstreamId);
+  const lastOffset = Number(found.last_offset);
+  const log = TurnLog.after(turnRef, lastOffset);
+  const events = log.reserve(input.first);
+  const turn: TurnRow = {
+    ...EMPTY_TURN,
+    id: input.turnId,
+    workstreamId: input.workstreamId,
+    organizationId: input.organizationId,
+    userId: input.userId,
+    userMessageId: message.id,
+    assistantMessageId: input.assistantMessageId,
+    agentId: workstream.agentId,
+    state: "pending",
+    serverRunId: input.serverRunId,
+    ownerId: PROCESS_ID,
+    firstOffset: lastOffset + 1,
+  };
+  const history = parseJson(row.history) ?? [];
+  // A retried message is in the history already; a new one joins it at the end.
+  if (!existing) history.push(stored);
+  return {
+    turn,
+    read: { workstream, existing, lastOffset, history },
+    log,
+    events,
+    announced: announcement !== null,
+  };
 }
 
-/** A retried message is in the history already; a new one joins it at the end. */
-function newMessage(read: OpeningRead, message: WorkstreamMessage): WorkstreamMessage[] {
-  return read.existing ? [] : [message];
+type WorkstreamJson = {
+  id: string;
+  organization_id: string;
+  owner_id: string | null;
+  mode: WorkstreamRow["mode"];
+  core: boolean;
+  core_type: string | null;
+  agent_id: string;
+  title: string;
+  status: WorkstreamRow["status"];
+  active_run_id: string | null;
+  is_compacting: boolean;
+  compaction_summary: string | null;
+  last_compacted_message_id: string | null;
+  created_at: string;
+  updated_at: string;
+  existing: OpeningRead["existing"];
+  last_offset: number | string;
+};
+
+type OpeningRow = {
+  workstream: WorkstreamJson | string | null;
+  allowed: boolean | null;
+  window_start: Date | string | null;
+  opened: number;
+  history: WorkstreamMessage[] | string | null;
+};
+
+function workstreamFromJson(row: WorkstreamJson): WorkstreamRow {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    ownerId: row.owner_id,
+    mode: row.mode,
+    core: row.core,
+    coreType: row.core_type,
+    agentId: row.agent_id,
+    title: row.title,
+    status: row.status,
+    activeRunId: row.active_run_id,
+    isCompacting: row.is_compacting,
+    compactionSummary: row.compaction_summary,
+    lastCompactedMessageId: row.last_compacted_message_id,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** A re-POST of a message is Retry only when its turn failed or was cancelled. */
+function checkRetry(existing: OpeningRead["existing"]): void {
+  if (!existing) return;
+  if (existing.role !== "user") throw new AppError("conflict:message_id");
+  if (existing.turnState === "failed" || existing.turnState === "cancelled") return;
+  throw new AppError("conflict:duplicate_message", {
+    details: { turnId: existing.turnId ?? null },
+  });
 }
 
 const EMPTY_TURN: TurnRow = {
@@ -234,74 +317,17 @@ const EMPTY_TURN: TurnRow = {
   updatedAt: new Date(0),
 };
 
-// First key of the two-key advisory lock: keeps these per-user locks apart from any other
-// advisory lock the app takes (migrations, the demo seed use the one-key form).
-const TURN_RATE_LOCK_SPACE = 727_002;
-
-/**
- * The opening transaction's first statement. The user's rate-limit lock is taken here, so the
- * count in the next statement reads every turn committed while this one waited for it.
- */
-async function readOpening(
-  tx: Tx,
-  input: { workstreamId: string; messageId: string; userId: string; organizationId: string },
-  lock: boolean,
-): Promise<OpeningRead | null> {
-  // Spelled out: drizzle leaves columns unqualified in single-table selects.
-  const workstreamId = sql.raw(`"workstreams"."id"`);
-  const [row] = await tx
-    .select({
-      workstream: workstreams,
-      locked: lock
-        ? sql`(select true from pg_advisory_xact_lock(${TURN_RATE_LOCK_SPACE}, hashtext(${input.userId})))`
-        : sql`true`,
-      existing: sql<OpeningRead["existing"]>`(
-        select json_build_object('role', m."role", 'turnId', m."turn_id", 'turnState', t."state")
-        from "messages" m left join "turns" t on t."id" = m."turn_id"
-        where m."workstream_id" = ${workstreamId} and m."id" = ${input.messageId})`,
-      lastOffset: sql<string | number>`(
-        select coalesce(max(e."offset"), 0) from "turn_events" e
-        where e."workstream_id" = ${workstreamId})`,
-      history: sql<WorkstreamMessage[]>`(
-        select coalesce(json_agg(json_build_object('id', h."id", 'role', h."role",
-          'parts', h."parts", 'metadata', h."metadata") order by h."seq"), '[]'::json)
-        from "messages" h
-        where h."workstream_id" = ${workstreamId} and h."seq" > coalesce((
-          select a."seq" from "messages" a
-          where a."workstream_id" = ${workstreamId}
-            and a."id" = "workstreams"."last_compacted_message_id"), 0))`,
-    })
-    .from(workstreams)
-    .where(
-      and(
-        eq(workstreams.id, input.workstreamId),
-        eq(workstreams.organizationId, input.organizationId),
-        eq(workstreams.ownerId, input.userId),
-      ),
-    );
-  if (!row) return null;
-  return {
-    workstream: row.workstream,
-    existing: parseJson(row.existing),
-    lastOffset: Number(row.lastOffset),
-    history: parseJson(row.history) ?? [],
-  };
-}
-
 /** json columns come parsed from both drivers, but a driver may hand back text; accept both. */
 function parseJson<T>(value: T | string | null): T | null {
   if (value === null) return null;
   return typeof value === "string" ? (JSON.parse(value) as T) : value;
 }
 
-function rateLimited(oldest: Date | string | null, windowMs: number): AppError {
-  const since = oldest ? new Date(oldest).getTime() : Date.now();
+function rateLimited(windowStart: Date | string | null, windowMs: number): AppError {
+  const since = windowStart ? new Date(windowStart).getTime() : Date.now();
   const retryAfter = Math.max(1, Math.ceil((since + windowMs - Date.now()) / 1000));
   return new AppError("rate_limit:turn", { details: { retryAfter } });
 }
-
-/** Thrown inside openTurn's transaction; the 409 is built after it rolled back. */
-class WorkstreamBusy extends Error {}
 
 export type TurnEnd = {
   state: Extract<TurnState, "completed" | "cancelled" | "failed" | "suspended">;
