@@ -3,7 +3,7 @@
 // `next build`), one instance per process, kept on globalThis so Next's separate module graphs
 // (instrumentation, route handlers) share it.
 import "server-only";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
@@ -36,6 +36,8 @@ export type OpenOptions =
       loadDataDir?: Blob;
       lock?: boolean;
       onQuery?: QueryListener;
+      /** Postgres settings for the embedded server, over PGLITE_DEFAULT_SETTINGS. */
+      settings?: Record<string, string>;
     }
   | { kind: "postgres"; url: string; max?: number; onQuery?: QueryListener };
 
@@ -61,7 +63,35 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Op
   const onQuery = env.WORKSTREAMS_SQL_TRACE === "1" ? traceQuery : undefined;
   if (url) return { kind: "postgres", url, max: Number(env.DATABASE_POOL_SIZE ?? 10), onQuery };
   const dataDir = path.resolve(env.PGLITE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite"));
-  return { kind: "pglite", dataDir, onQuery };
+  return { kind: "pglite", dataDir, onQuery, settings: parsePgliteSettings(env.PGLITE_SETTINGS) };
+}
+
+/**
+ * The embedded Postgres's settings. Its memory is a WebAssembly heap that grows and never
+ * shrinks, inside the server process: Postgres's defaults size it for a machine of its own
+ * (128 MB of shared buffers alone). The working set of the app's tables is small, so a small
+ * buffer pool costs little reading and keeps the server's memory flat (bench/results/pglite-memory.md).
+ */
+export const PGLITE_DEFAULT_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: "16MB",
+  // Vacuum (lib/stream/log-maintenance.ts) sorts dead row ids in this much memory.
+  maintenance_work_mem: "16MB",
+};
+
+/** `PGLITE_SETTINGS="shared_buffers=32MB work_mem=2MB"`: space- or comma-separated name=value. */
+export function parsePgliteSettings(raw: string | undefined): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const entry of (raw ?? "").split(/[\s,]+/)) {
+    if (!entry) continue;
+    const match = /^([a-z_][a-z0-9_.]*)=([\w.-]+)$/i.exec(entry);
+    if (!match?.[1] || match[2] === undefined) {
+      throw new Error(
+        `PGLITE_SETTINGS takes name=value pairs such as shared_buffers=32MB, got "${entry}".`,
+      );
+    }
+    settings[match[1]] = match[2];
+  }
+  return settings;
 }
 
 function traceQuery(query: string): void {
@@ -90,14 +120,32 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     };
   }
   const release = options.lock === false ? () => {} : prepareDataDir(options.dataDir);
+  const isNewDataDir =
+    !options.dataDir.startsWith("memory://") &&
+    !options.loadDataDir &&
+    !existsSync(path.join(options.dataDir, "PG_VERSION"));
   try {
     const { PGlite } = await import("@electric-sql/pglite");
     const { vector } = await import("@electric-sql/pglite-pgvector");
     const { drizzle } = await import("drizzle-orm/pglite");
-    const client = await PGlite.create(options.dataDir, {
-      extensions: { vector },
-      loadDataDir: options.loadDataDir,
-    });
+    const settings = { ...PGLITE_DEFAULT_SETTINGS, ...options.settings };
+    const open = () =>
+      PGlite.create(options.dataDir, {
+        extensions: { vector },
+        loadDataDir: options.loadDataDir,
+        startParams: [
+          ...PGlite.defaultStartParams,
+          ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+        ],
+      });
+    let client = await open();
+    if (isNewDataDir) {
+      // Creating a data dir runs initdb in two more WebAssembly instances, and the new handle
+      // keeps their memory (~300 MB) for as long as it lives. Reopened, the server starts as
+      // small as on any later start.
+      await client.close();
+      client = await open();
+    }
     const logger = options.onQuery && { logQuery: options.onQuery };
     const db: Db = drizzle(client, { schema, logger });
     const close = async () => {

@@ -31,6 +31,10 @@ export function shutdown(): Promise<void> {
       const { stopLeaseLoop } = await import("@/lib/turns/lease");
       stopLeaseLoop();
     });
+    await step("stopping the vacuum of the embedded database", async () => {
+      const { stopLogMaintenance } = await import("@/lib/stream/log-maintenance");
+      await stopLogMaintenance();
+    });
     await step("flushing the event log", async () => {
       const { flushEventLog } = await import("@/lib/stream/event-log");
       await flushEventLog();

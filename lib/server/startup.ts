@@ -37,6 +37,9 @@ export function startServer(): Promise<void> {
     }
     const { startLeaseLoop } = await import("@/lib/turns/lease");
     await startLeaseLoop();
+    // The embedded database has no autovacuum: the server vacuums it.
+    const { startLogMaintenance } = await import("@/lib/stream/log-maintenance");
+    await startLogMaintenance();
     for (const hook of state.hooks) await hook();
   })();
   return state.done;
