@@ -1,27 +1,45 @@
 // `npm run bench`: the Workstreams benchmark. Serves the production build with `next start`
-// (PGlite and Postgres) beside a bare AI SDK baseline, and measures turn overhead, server CPU
-// per turn, simultaneous turns, history paging and the chat page's weight and load time.
-// Prints a table with the goals, writes bench/results/<name>-<timestamp>.json and latest.json.
-// Only talks to 127.0.0.1; bounded by --deadline; kills its servers on any exit.
+// (PGlite and Postgres) beside a bare AI SDK baseline, and measures, per database against the
+// baseline in the same run: first text and server CPU per plain turn, SQL statements per turn,
+// simultaneous turns, memory over many turns, history paging and the chat page's weight.
+// Prints a table with issue 11's targets; writes bench/results/<name>-<timestamp>.json and
+// latest.json (ignored), and the markdown report: latest.md and <name>-<date>.md for a full run,
+// quick.md for --quick. Only talks to 127.0.0.1; bounded by --deadline; kills its servers on exit.
+//
+// Turn kinds: the *plain turn* (a 7-word answer at model delay 0, one follower). The *full turn*
+// (a workstream with state, plan, memory block and 1,000 memories) comes with the context issue:
+// it will be a second text set and workstream set through the same scenarios, reported beside
+// the plain turn. Until those exist the report says so and measures the plain turn only.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { type AppBuild, prepareApp, REPO } from "./lib/app-build";
 import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
-import { type DbKind, parseOptions } from "./lib/cli";
+import { type DbKind, parseOptions, type Section } from "./lib/cli";
 import {
+  backendPids,
   createDatabase,
   databaseStats,
   dropDatabase,
   dropStaleDatabases,
   insertHistoryPglite,
   insertHistoryPostgres,
+  setStatementLog,
+  TABLE_SIZES_SQL,
+  tableSizes,
 } from "./lib/db";
 import { Client, closeIdleSockets } from "./lib/http";
+import { connectInspector, type Inspector, queryEmbedded } from "./lib/inspector";
 import { measureModelTtft, zeroDelayMessages } from "./lib/model-ttft";
 import { loadAverage } from "./lib/procfs";
-import { evaluateGoals, formatReport, type Results } from "./lib/report";
+import {
+  type DbTable,
+  type EventLogProfile,
+  evaluateGoals,
+  formatReport,
+  type Results,
+} from "./lib/report";
 import { type Server, startApp, startBaseline } from "./lib/servers";
 import { round, summarize } from "./lib/stats";
 import { type BenchUser, signUpUser, signUpUsers } from "./lib/users";
@@ -29,6 +47,8 @@ import { chatPageScripts, chatRouteWeight, ratio, timeToUsable } from "./scenari
 import { runConcurrency } from "./scenarios/concurrency";
 import { runHistory } from "./scenarios/history";
 import { runOverhead } from "./scenarios/overhead";
+import { runSoak } from "./scenarios/soak";
+import { runStatements, type StatementSource } from "./scenarios/statements";
 
 const options = parseOptions(process.argv.slice(2));
 installExitHandlers();
@@ -54,19 +74,27 @@ const results: Results = {
     memoryGb: round(os.totalmem() / 2 ** 30, 1),
     loadStart: loadAverage(),
     chunkDelayMs: options.chunkDelayMs,
+    overheadWords: options.overheadWords,
+    followers: options.followers,
+    ...(options.pgliteSettings ? { pgliteSettings: options.pgliteSettings } : {}),
+    ...(options.vacuumIntervalMs !== undefined
+      ? { vacuumIntervalMs: options.vacuumIntervalMs }
+      : {}),
     options: { ...options, sections: [...options.sections] },
   },
   overhead: {},
   concurrency: {},
+  statements: {},
+  soak: {},
   history: {},
   client: { status: "skipped" },
   goals: [],
   notes: [],
 };
 
-const wants = (section: "overhead" | "concurrency" | "history" | "client") =>
-  options.sections.has(section);
-const wantsTurns = wants("overhead") || wants("concurrency");
+const wants = (section: Section) => options.sections.has(section);
+const wantsTurns =
+  wants("overhead") || wants("concurrency") || wants("statements") || wants("soak");
 const clientDb: DbKind | undefined = options.dbs.includes("postgres") ? "postgres" : options.dbs[0];
 
 async function main(): Promise<void> {
@@ -119,7 +147,11 @@ async function main(): Promise<void> {
     );
   }
   const maxLevel = wants("concurrency") ? Math.max(0, ...options.levels) : 0;
-  const userCount = Math.max(wants("overhead") ? options.overheadUsers : 0, maxLevel);
+  const userCount = Math.max(
+    wants("overhead") || wants("statements") ? options.overheadUsers : 0,
+    wants("soak") ? options.soakParallel : 0,
+    maxLevel,
+  );
 
   // The bare baseline.
   if (wantsTurns) {
@@ -199,7 +231,12 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
   const pgliteDataDir = path.join(workDir, `pglite-${db}`);
   let databaseUrl: string | undefined;
   if (db === "postgres") databaseUrl = await createDatabase(options.pgUrl, dbName);
-  const launch = (port?: number) =>
+  const appEnv: Record<string, string> = {};
+  if (db === "pglite" && options.pgliteSettings) appEnv.PGLITE_SETTINGS = options.pgliteSettings;
+  if (options.vacuumIntervalMs !== undefined) {
+    appEnv.WORKSTREAMS_VACUUM_INTERVAL_MS = String(options.vacuumIntervalMs);
+  }
+  const launch = (port?: number, extra: { trace?: boolean; inspect?: boolean } = {}) =>
     startApp({
       kind: db,
       appDir: build.dir,
@@ -208,11 +245,23 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
       chunkDelayMs: options.chunkDelayMs,
       verbose: options.verbose,
       port,
+      trace: extra.trace,
+      env: appEnv,
+      nodeArgs: [...options.nodeOptions, ...(extra.inspect ? ["--inspect=127.0.0.1:0"] : [])],
     });
+  // A fresh server process on the same port (the users' clients keep their address).
+  const relaunch = async (extra: { trace?: boolean; inspect?: boolean }, why: string) => {
+    const port = server.port;
+    await server.stop();
+    server = await launch(port, extra);
+    target.server = server;
+    log(`${db}: restarted for ${why}; serving pid ${server.pid}`);
+  };
   log(
     `${db}: starting next start (${db === "postgres" ? dbName : path.relative(REPO, pgliteDataDir)})`,
   );
   let server: Server = await launch();
+  const target: { server: Server; users: BenchUser[] } = { server, users: [] };
   log(
     `${db}: ready in ${(server.startMs / 1000).toFixed(1)} s; serving pid ${server.pid}; process tree: ` +
       server.tree.map((p) => `${p.pid} ${p.name.split(" ")[0]}`).join(", "),
@@ -231,7 +280,8 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
         `${db}: signed up ${users.length} users in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
     }
-    const target = { server, users };
+    target.users = users;
+    const follower = options.followers > 0;
     if (wants("overhead")) {
       log(
         `${db}: ${inputs.overheadTexts.length} sequential turns over ${options.overheadUsers} workstreams`,
@@ -249,6 +299,7 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
           : {}),
         // Postgres publishes its statistics within ~10 s of a backend going idle.
         quietMs: db === "postgres" && !options.quick ? 11_000 : 2_000,
+        follower,
         log,
       });
       const r = results.overhead[db];
@@ -269,6 +320,83 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
       });
     }
 
+    if (wants("statements") && Date.now() < softDeadline) {
+      // Counting has a cost (a line per statement): on a server of its own.
+      const logFile =
+        db === "postgres" ? await setStatementLog(options.pgUrl, dbName, true) : undefined;
+      await relaunch({ trace: true }, "counting statements");
+      let source: StatementSource = { kind: "trace", trace: server.sql };
+      if (db === "postgres" && logFile) {
+        source = {
+          kind: "log",
+          file: logFile,
+          pids: () => backendPids(options.pgUrl, dbName),
+          trace: server.sql,
+        };
+      } else if (db === "postgres") {
+        results.notes.push(
+          "postgres: the cluster's log could not be read, so statements were counted with the app's trace (postgres-js debug) instead of log_statement = all.",
+        );
+      }
+      try {
+        results.statements[db] = await runStatements({
+          target: { server, users: users.slice(0, options.overheadUsers) },
+          source,
+          texts: inputs.overheadTexts,
+          turns: options.statementTurns,
+          follower,
+        });
+        const r = results.statements[db];
+        log(
+          `${db}: ${r?.perTurn} statements per turn (${r?.source})` +
+            (r?.perTurnWithoutFollower === undefined
+              ? ""
+              : `, ${r.perTurnWithoutFollower} without the follower`),
+        );
+      } finally {
+        if (db === "postgres") await setStatementLog(options.pgUrl, dbName, false);
+      }
+    }
+
+    if (wants("soak") && Date.now() < softDeadline) {
+      await relaunch({ inspect: true }, "the memory run");
+      let inspector: Inspector | undefined;
+      try {
+        inspector = await connectInspector(server.output);
+      } catch (error) {
+        results.notes.push(`${db}: no inspector for the memory run (${String(error)}): RSS only.`);
+      }
+      try {
+        log(`${db}: ${options.soakTurns} plain turns, ${options.soakParallel} at a time (memory)`);
+        const soak = await runSoak({
+          target: { server, users: users.slice(0, Math.max(1, options.soakParallel)) },
+          texts: inputs.overheadTexts,
+          turns: options.soakTurns,
+          parallel: options.soakParallel,
+          follower,
+          inspector,
+          restMs: options.quick ? 3_000 : 15_000,
+          log,
+          deadline: softDeadline,
+        });
+        const eventLog = await eventLogProfile(db, inspector, databaseUrl);
+        const tables = await databaseTables(db, inspector, databaseUrl);
+        results.soak[db] = {
+          ...soak,
+          ...(eventLog ? { eventLog } : {}),
+          ...(tables.length ? { tables } : {}),
+        };
+        log(
+          `${db}: RSS ${soak.rssStartMb} → ${soak.rssHalfMb} → ${soak.rssEndMb} MiB; growth over the second half ${soak.growthSecondHalfMb} MiB`,
+        );
+      } finally {
+        inspector?.close();
+      }
+    }
+
+    if ((wants("history") || wants("client")) && (wants("statements") || wants("soak"))) {
+      await relaunch({}, "history and client");
+    }
     // Bulk histories: one workstream for the history pages, and (client) one per size.
     const bulk: Array<{ user: BenchUser; count: number; prefix: string; purpose: string }> = [];
     if (wants("history")) {
@@ -392,6 +520,86 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
   }
 }
 
+const EVENT_LOG_SQL = `
+  select count(*)::int as rows, count(distinct turn_id)::int as turns,
+         coalesce(sum(pg_column_size(e.*)), 0)::bigint as bytes,
+         pg_total_relation_size('turn_events')::bigint as "tableBytes",
+         (count(*) filter (where chunk->>'type' = 'text-delta'))::int as "textDeltaRows",
+         coalesce(sum(pg_column_size(e.*)) filter (where chunk->>'type' = 'text-delta'), 0)::bigint
+           as "textDeltaBytes",
+         (count(distinct turn_id) filter (where chunk->>'type' = 'text-delta'))::int as "textTurns"
+  from turn_events e`;
+const EVENT_TYPES_SQL = `
+  select coalesce(chunk->>'type', '?') as type, count(*)::int as rows
+  from turn_events group by 1 order by 2 desc`;
+
+type Row = Record<string, string | number>;
+
+async function queryDb(
+  db: DbKind,
+  inspector: Inspector | undefined,
+  databaseUrl: string | undefined,
+  sql: string,
+): Promise<Row[]> {
+  if (db === "pglite") return inspector ? queryEmbedded<Row>(inspector, sql) : [];
+  if (!databaseUrl) return [];
+  const { default: postgres } = await import("postgres");
+  const client = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    return [...(await client.unsafe<Row[]>(sql))];
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** Rows and bytes of the event log, and what folding text deltas would remove. */
+async function eventLogProfile(
+  db: DbKind,
+  inspector: Inspector | undefined,
+  databaseUrl: string | undefined,
+): Promise<EventLogProfile | undefined> {
+  try {
+    const [row] = await queryDb(db, inspector, databaseUrl, EVENT_LOG_SQL);
+    if (!row) return undefined;
+    const byType = await queryDb(db, inspector, databaseUrl, EVENT_TYPES_SQL);
+    const n = (key: string) => Number(row[key] ?? 0);
+    return {
+      rows: n("rows"),
+      turns: n("turns"),
+      bytes: n("bytes"),
+      tableBytes: n("tableBytes"),
+      textDeltaRows: n("textDeltaRows"),
+      textDeltaBytes: n("textDeltaBytes"),
+      textTurns: n("textTurns"),
+      byType: byType.map((t) => ({ type: String(t.type), rows: Number(t.rows) })),
+    };
+  } catch (error) {
+    results.notes.push(
+      `${db}: the event log could not be measured (${String(error).slice(0, 200)})`,
+    );
+    return undefined;
+  }
+}
+
+async function databaseTables(
+  db: DbKind,
+  inspector: Inspector | undefined,
+  databaseUrl: string | undefined,
+): Promise<DbTable[]> {
+  try {
+    if (db === "postgres" && databaseUrl) return await tableSizes(databaseUrl);
+    const rows = await queryDb(db, inspector, databaseUrl, TABLE_SIZES_SQL);
+    return rows.map((r) => ({
+      table: String(r.table),
+      rows: Number(r.rows),
+      bytes: Number(r.bytes),
+    }));
+  } catch (error) {
+    results.notes.push(`${db}: table sizes could not be read (${String(error).slice(0, 200)})`);
+    return [];
+  }
+}
+
 function writeResults(): string {
   results.meta.loadEnd = loadAverage();
   results.meta.durationSec = round((performance.now() - started) / 1000, 0);
@@ -399,8 +607,13 @@ function writeResults(): string {
     results.client = { status: "skipped", note: "no database variant selected" };
   }
   results.notes.push(
-    "Overhead = POST → first text-delta event at the client, minus the model's own TTFT for the same message (measured in-process; messages chosen so the seeded first-token delay is 0, so the model TTFT is one chunk delay).",
-    "CPU per turn = utime+stime of the serving process (all its threads) over the overhead run ÷ turns, including its idle background work; DB CPU = the Postgres backends of the bench database.",
+    "Turn kinds: the plain turn only. The full turn (a workstream with state, plan, memory block and 1,000 memories) is added once the context issue has built them; this report will then show it beside the plain turn.",
+    "First text = POST sent → first text-delta event at the client. 'Over baseline' = the database's first text minus the bare baseline's in this run (same messages, same model): the first-text target applies to it. '− model TTFT' subtracts the model's own time to first token measured in-process instead.",
+    "The follower: each app turn has a second connection of the same user following the workstream (GET …/events?after=N) from the moment the POST's headers arrive; its work (session check, log reads) is in the app's CPU and statement counts. The baseline has no follower (nothing to follow).",
+    "CPU per turn = utime+stime of the serving process (all its threads, PGlite's WebAssembly included) over the sequential run ÷ turns, idle background work included; on Postgres plus the CPU of the bench database's backends. The target (≤ 12 ms PGlite, ≤ 10 ms Postgres) applies to the absolute app + backends figure; 'over baseline' subtracts the bare baseline's CPU per turn and is shown for reading.",
+    "Statements: counted on a server restarted for the count, turn by turn, from sending the POST to 400 ms after the last event (post-turn work included). PGlite: the app's trace (WORKSTREAMS_SQL_TRACE=1, drizzle's logger; statements sent through PGlite's own API outside drizzle would not be seen). Postgres: log_statement = all on the bench database, read from the cluster's log and filtered to its backends; the app's trace (postgres-js debug) is shown beside it. A lease-loop statement falling inside a window is counted too.",
+    "Simultaneous turns: each round starts `level` turns at once (one user and workstream each, no follower, a longer answer so there are gaps to measure); 'largest gap' is each turn's largest gap between text chunks at the client, its p99 over turns is what the target reads; round wall = start of the round → its last turn done.",
+    "Memory: a server restarted with --inspect for the run (the V8 heap and PGlite's WebAssembly heap are read through the inspector); RSS from /proc. Growth N/2→N is the RSS at the last turn minus the RSS at the middle one.",
     "Client and servers share this machine's CPUs: figures under concurrency include the load generator and Postgres competing for the same cores.",
     "Each simulated user sends its own x-forwarded-for address (as a reverse proxy would), so better-auth's per-address sign-up limit (3 per 10 s) applies per user rather than to the whole benchmark.",
   );
@@ -430,10 +643,19 @@ try {
 const file = writeResults();
 const report = formatReport(results);
 console.log(`\n${report}\n`);
-// The markdown is what gets committed (the JSON is ignored): the latest full run, for review.
-const markdown = path.join(REPO, "bench", "results", "latest.md");
-writeFileSync(markdown, `# Benchmark: ${options.name}\n\n\`\`\`text\n${report}\n\`\`\`\n`);
-console.log(
-  `results: ${path.relative(REPO, file)} (and bench/results/latest.json, bench/results/latest.md)`,
-);
+// The markdown is what gets committed (the JSON is ignored): a full run's report as latest.md and
+// under its date; a quick run's as quick.md (ignored), so smoke runs never replace the full one.
+const body = `# Benchmark: ${options.name}\n\n\`\`\`text\n${report}\n\`\`\`\n`;
+const resultsDir = path.join(REPO, "bench", "results");
+const written: string[] = [];
+if (options.quick) {
+  writeFileSync(path.join(resultsDir, "quick.md"), body);
+  written.push("bench/results/quick.md");
+} else {
+  const dated = `${options.name}-${startedAt.toISOString().slice(0, 16).replace(/:/g, "")}.md`;
+  writeFileSync(path.join(resultsDir, "latest.md"), body);
+  writeFileSync(path.join(resultsDir, dated), body);
+  written.push("bench/results/latest.md", `bench/results/${dated}`);
+}
+console.log(`results: ${path.relative(REPO, file)}, ${written.join(", ")}`);
 process.exit(exitCode);

@@ -1,7 +1,14 @@
 // Command-line flags of `npm run bench -- …`. Every knob has a default sized so the whole default
-// run stays under ~10 minutes on a 2-core machine; `--quick` is a ~1-minute smoke run.
+// run stays under ~25 minutes on a 2-core machine; `--quick` is a ~2-minute smoke run.
 
-export const SECTIONS = ["overhead", "concurrency", "history", "client"] as const;
+export const SECTIONS = [
+  "overhead",
+  "statements",
+  "concurrency",
+  "soak",
+  "history",
+  "client",
+] as const;
 export type Section = (typeof SECTIONS)[number];
 export type DbKind = "pglite" | "postgres";
 
@@ -17,8 +24,22 @@ export type Options = {
   warmupTurns: number;
   /** Users (= workstreams) the sequential turns rotate over; bounds each history's length. */
   overheadUsers: number;
-  /** Words per answer in the overhead run ([words:N]). */
+  /** Words per answer in the overhead run ([words:N]): the plain turn's 7. */
   overheadWords: number;
+  /** Followers per plain turn on the app (0 or 1): a second tab following the workstream. */
+  followers: number;
+  /** Sequential turns whose statements are counted (one of them is printed). */
+  statementTurns: number;
+  /** Turns in the memory run (RSS after them, and its growth over the second half). */
+  soakTurns: number;
+  /** Turns at a time in the memory run, each in its own workstream. */
+  soakParallel: number;
+  /** Extra PGlite settings for the app (PGLITE_SETTINGS), e.g. "shared_buffers=128MB". */
+  pgliteSettings?: string;
+  /** WORKSTREAMS_VACUUM_INTERVAL_MS for the app (0: no vacuum of the embedded database). */
+  vacuumIntervalMs?: number;
+  /** Node flags for the app servers (e.g. --max-old-space-size=256), space-separated. */
+  nodeOptions: string[];
   levels: number[];
   /** Turns per level: rounds of `level` simultaneous turns until at least this many were sampled. */
   turnsPerLevel: number;
@@ -39,16 +60,24 @@ export type Options = {
 
 const HELP = `npm run bench -- [flags]
 
-  --only=overhead,concurrency,history,client   sections to run (default: all)
+  --only=overhead,statements,concurrency,soak,history,client
+                                               sections to run (default: all)
   --db=pglite,postgres                         database variants (default: both)
-  --quick                                      ~1-minute smoke run (small counts)
+  --quick                                      ~2-minute smoke run (small counts)
   --name=NAME                                  results file prefix (default: bench / quick)
   --pg-url=URL                                 admin URL of the throwaway cluster
                                                (default: $BENCH_PG_URL or
                                                postgres://postgres@127.0.0.1:54329/postgres)
-  --turns=N --warmup=N --overhead-users=N --overhead-words=N
-  --levels=25,50,100,200 --turns-per-level=N --concurrency-words=N
-  --chunk-delay=MS                             OFFLINE_MODEL_CHUNK_DELAY_MS (default 15)
+  --turns=N --warmup=N --overhead-users=N --overhead-words=N (plain turn: 7)
+  --followers=0|1                              followers per plain turn (default 1)
+  --statement-turns=N                          turns whose SQL is counted (default 10)
+  --soak-turns=N --soak-parallel=N             the memory run: RSS after N turns (default
+                                               1000, --quick 100), N at a time (default 1)
+  --pglite-settings="shared_buffers=64MB ..."  PGLITE_SETTINGS for the PGlite server
+  --vacuum-interval=MS                         WORKSTREAMS_VACUUM_INTERVAL_MS (0: off)
+  --node-options="--max-old-space-size=256"    node flags for the app servers
+  --levels=25,50,100 --turns-per-level=N --concurrency-words=N
+  --chunk-delay=MS                             OFFLINE_MODEL_CHUNK_DELAY_MS (default 0)
   --history-messages=N --history-requests=N
   --client-messages=10,10000 --client-repeats=N --composer-selector=CSS
   --build=auto|snapshot|shadow|reuse           how the production build is obtained: auto
@@ -94,11 +123,16 @@ export function parseOptions(argv: readonly string[]): Options {
     turns: quick ? 30 : 200,
     warmupTurns: quick ? 5 : 20,
     overheadUsers: quick ? 5 : 10,
-    overheadWords: 60,
-    levels: quick ? [10, 25] : [25, 50, 100, 200],
+    overheadWords: 7,
+    followers: 1,
+    statementTurns: quick ? 5 : 10,
+    soakTurns: quick ? 100 : 1_000,
+    soakParallel: 1,
+    nodeOptions: [],
+    levels: quick ? [10, 25] : [25, 50, 100],
     turnsPerLevel: quick ? 1 : 200,
     concurrencyWords: 150,
-    chunkDelayMs: 15,
+    chunkDelayMs: 0,
     historyMessages: quick ? 10_000 : 100_000,
     historyRequests: quick ? 50 : 200,
     clientMessages: [10, 10_000],
@@ -107,7 +141,7 @@ export function parseOptions(argv: readonly string[]): Options {
       '[data-testid="composer"] textarea, textarea[name="message"], form textarea, [contenteditable="true"]',
     build: "auto",
     keep: false,
-    deadlineMs: (quick ? 6 : 25) * 60_000,
+    deadlineMs: (quick ? 8 : 40) * 60_000,
     verbose: false,
   };
   for (const [name, value] of flags) {
@@ -149,6 +183,27 @@ export function parseOptions(argv: readonly string[]): Options {
         break;
       case "overhead-words":
         options.overheadWords = Math.max(1, int(name, value));
+        break;
+      case "followers":
+        options.followers = Math.min(1, int(name, value));
+        break;
+      case "statement-turns":
+        options.statementTurns = Math.max(1, int(name, value));
+        break;
+      case "soak-turns":
+        options.soakTurns = Math.max(2, int(name, value));
+        break;
+      case "soak-parallel":
+        options.soakParallel = Math.max(1, int(name, value));
+        break;
+      case "pglite-settings":
+        options.pgliteSettings = value;
+        break;
+      case "node-options":
+        options.nodeOptions = value.split(/\s+/).filter(Boolean);
+        break;
+      case "vacuum-interval":
+        options.vacuumIntervalMs = int(name, value);
         break;
       case "levels":
         options.levels = list(value).map((v) => Math.max(1, int(name, v)));

@@ -1,5 +1,6 @@
 // Databases for the benchmark: a fresh, empty database per Postgres server in the throwaway
 // cluster (the app migrates it at start-up), and bulk-inserted history straight into `messages`.
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { REPO } from "./app-build";
@@ -143,3 +144,65 @@ export async function databaseStats(adminUrl: string, name: string): Promise<Dat
     await admin.end({ timeout: 5 });
   }
 }
+
+/**
+ * `log_statement = all` for one database (its new connections), or back to the cluster's
+ * setting. Returns the cluster's log file (the postmaster's stderr) when this machine can read
+ * it, else undefined.
+ */
+export async function setStatementLog(
+  adminUrl: string,
+  name: string,
+  on: boolean,
+): Promise<string | undefined> {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(
+      on
+        ? `alter database ${name} set log_statement = 'all'`
+        : `alter database ${name} reset log_statement`,
+    );
+    const [row] = await admin<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    const stat = readFileSync(`/proc/${row?.pid}/stat`, "utf8");
+    const postmaster = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1];
+    const file = readlinkSync(`/proc/${postmaster}/fd/2`);
+    return file.startsWith("/") && existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+}
+
+/** Process ids of the backends connected to database `name`. */
+export async function backendPids(adminUrl: string, name: string): Promise<Set<number>> {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await admin<{ pid: number }[]>`
+      select pid from pg_stat_activity where datname = ${name}`;
+    return new Set(rows.map((row) => Number(row.pid)));
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+}
+
+/** Table sizes (heap + indexes + toast) and row counts of one database's public tables. */
+export async function tableSizes(
+  url: string,
+): Promise<Array<{ table: string; rows: number; bytes: number }>> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<
+      { table: string; rows: string; bytes: string }[]
+    >`${sql.unsafe(TABLE_SIZES_SQL)}`;
+    return rows.map((r) => ({ table: r.table, rows: Number(r.rows), bytes: Number(r.bytes) }));
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+export const TABLE_SIZES_SQL = `
+  select relname as "table", n_live_tup::bigint as rows,
+         pg_total_relation_size(relid)::bigint as bytes
+  from pg_stat_user_tables where schemaname = 'public'
+  order by pg_total_relation_size(relid) desc`;

@@ -23,6 +23,8 @@ export type TurnTiming = {
   events: number;
   /** Arrival of each event type's first occurrence, for breakdowns. */
   firstOf: Record<string, number>;
+  /** The last event id (the log offset) in the stream, 0 when none. */
+  lastId: number;
   error?: string;
   body?: string;
 };
@@ -133,8 +135,27 @@ export class Client {
   }
 
   /** POSTs `payload` and reads the SSE answer to `[DONE]` (or the end), timing every event. */
-  streamTurn(path: string, payload: unknown, timeoutMs = 120_000): Promise<TurnTiming> {
-    const body = JSON.stringify(payload);
+  streamTurn(
+    path: string,
+    payload: unknown,
+    timeoutMs = 120_000,
+    onHeaders?: (status: number) => void,
+  ): Promise<TurnTiming> {
+    return this.stream("POST", path, JSON.stringify(payload), timeoutMs, onHeaders);
+  }
+
+  /** GETs an SSE stream (a follower: `…/events?after=N`), timed like a turn. */
+  follow(path: string, timeoutMs = 120_000): Promise<TurnTiming> {
+    return this.stream("GET", path, undefined, timeoutMs);
+  }
+
+  private stream(
+    method: "GET" | "POST",
+    path: string,
+    body: string | undefined,
+    timeoutMs: number,
+    onHeaders?: (status: number) => void,
+  ): Promise<TurnTiming> {
     return new Promise((resolve) => {
       const timing: TurnTiming = {
         status: 0,
@@ -146,6 +167,7 @@ export class Client {
         textChars: 0,
         events: 0,
         firstOf: {},
+        lastId: 0,
       };
       let settled = false;
       const finish = (error?: string) => {
@@ -155,11 +177,12 @@ export class Client {
         resolve(timing);
       };
       const started = performance.now();
-      const req = http.request(this.options("POST", path, body), (res) => {
+      const req = http.request(this.options(method, path, body), (res) => {
         const now = performance.now() - started;
         timing.status = res.statusCode ?? 0;
         timing.headersMs = now;
         this.keepCookies(res.headers);
+        onHeaders?.(timing.status);
         const isSse = String(res.headers["content-type"] ?? "").includes("text/event-stream");
         let buffer = "";
         res.setEncoding("utf8");
@@ -178,6 +201,8 @@ export class Client {
             let data = "";
             for (const line of block.split("\n")) {
               if (line.startsWith("data: ")) data += line.slice(6);
+              else if (line.startsWith("id: "))
+                timing.lastId = Number(line.slice(4)) || timing.lastId;
             }
             if (!data) continue;
             if (data === "[DONE]") {

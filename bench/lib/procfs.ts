@@ -184,3 +184,58 @@ export function loadAverage(): string {
     return "?";
   }
 }
+
+export type MappingSummary = { name: string; sizeMb: number; rssMb: number };
+
+/**
+ * Where a process's resident memory is, from /proc/<pid>/smaps: the malloc heap, file-backed
+ * mappings (code, data files) summed by file, and the largest anonymous mappings one by one
+ * (V8's heap spaces and WebAssembly memories are anonymous).
+ */
+export function residentMappings(pid: number, top = 6): MappingSummary[] {
+  let text = "";
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, "utf8");
+  } catch {
+    return [];
+  }
+  const files = new Map<string, MappingSummary>();
+  const anonymous: MappingSummary[] = [];
+  let current: MappingSummary | null = null;
+  let isFile = false;
+  for (const line of text.split("\n")) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head?.[1] && head[2]) {
+      const name = head[3] ?? "";
+      isFile = name.startsWith("/");
+      const sizeMb = (Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16)) / 2 ** 20;
+      current = { name: name || "[anonymous]", sizeMb, rssMb: 0 };
+      if (isFile) {
+        const key = name.split("/").pop() ?? name;
+        const sum = files.get(key) ?? { name: key, sizeMb: 0, rssMb: 0 };
+        sum.sizeMb += sizeMb;
+        files.set(key, sum);
+        current = sum;
+      } else anonymous.push(current);
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss?.[1] && current) current.rssMb += Number(rss[1]) / 1024;
+  }
+  const round1 = (m: MappingSummary) => ({
+    name: m.name,
+    sizeMb: Math.round(m.sizeMb * 10) / 10,
+    rssMb: Math.round(m.rssMb * 10) / 10,
+  });
+  const heap = anonymous.filter((m) => m.name === "[heap]");
+  const anon = anonymous.filter((m) => m.name !== "[heap]").sort((a, b) => b.rssMb - a.rssMb);
+  const fileList = [...files.values()].sort((a, b) => b.rssMb - a.rssMb);
+  const rest = anon.slice(top).reduce((sum, m) => sum + m.rssMb, 0);
+  const filesRss = fileList.reduce((sum, m) => sum + m.rssMb, 0);
+  return [
+    ...heap.map(round1),
+    ...anon.slice(0, top).map(round1),
+    round1({ name: `${anon.length - top} other anonymous mappings`, sizeMb: 0, rssMb: rest }),
+    round1({ name: `files (${fileList[0]?.name ?? "-"} largest)`, sizeMb: 0, rssMb: filesRss }),
+  ];
+}

@@ -21,8 +21,47 @@ export type Server = {
   tree: Array<{ pid: number; name: string }>;
   startMs: number;
   output(): string;
+  /** Statements the app traced (`WORKSTREAMS_SQL_TRACE=1`, `[sql] …` on stderr), in order. */
+  sql: SqlTrace;
   stop(): Promise<void>;
 };
+
+/** The `[sql]` lines of a server started with `trace`; they are kept out of `output()`. */
+export class SqlTrace {
+  /** Statements seen so far. */
+  count = 0;
+  private recording: string[] | null = null;
+  private partial = "";
+
+  /** Feeds raw server output; returns its complete lines that are not traced statements. */
+  take(text: string): string {
+    const lines = (this.partial + text).split("\n");
+    this.partial = lines.pop() ?? "";
+    const rest: string[] = [];
+    for (const line of lines) {
+      if (line.startsWith("[sql] ")) {
+        this.count++;
+        this.recording?.push(line.slice(6));
+      } else rest.push(`${line}\n`);
+    }
+    return rest.join("");
+  }
+
+  /** The unfinished last line, if any (an error message as the process dies). */
+  pending(): string {
+    return this.partial.startsWith("[sql] ") ? "" : this.partial;
+  }
+
+  /** Starts collecting statements; the returned function stops and returns them. */
+  record(): () => string[] {
+    const list: string[] = [];
+    this.recording = list;
+    return () => {
+      if (this.recording === list) this.recording = null;
+      return list;
+    };
+  }
+}
 
 export const BENCH_SECRET = "bench-only-secret-0123456789-abcdefghijklmnop";
 
@@ -90,16 +129,18 @@ async function launch(input: {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const keep = (data: Buffer) => {
-    const text = data.toString();
+  const sqlTrace = new SqlTrace();
+  const keep = (text: string) => {
+    if (!text) return;
     output = (output + text).slice(-200_000);
     if (input.verbose) process.stderr.write(`[${input.kind}] ${text}`);
   };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
+  child.stdout?.on("data", (data: Buffer) => keep(data.toString()));
+  // The trace goes to stderr (a line per statement).
+  child.stderr?.on("data", (data: Buffer) => keep(sqlTrace.take(data.toString())));
   const url = `http://127.0.0.1:${input.port}`;
   try {
-    await waitReady(url, child, () => output, input.probePath, 120_000);
+    await waitReady(url, child, () => output + sqlTrace.pending(), input.probePath, 120_000);
   } catch (error) {
     await stopChild(child, 2_000);
     throw error;
@@ -115,7 +156,8 @@ async function launch(input: {
     pid,
     tree: processTree(rootPid),
     startMs,
-    output: () => output,
+    output: () => output + sqlTrace.pending(),
+    sql: sqlTrace,
     stop: () => stopChild(child),
   };
 }
@@ -130,6 +172,10 @@ export type AppEnv = {
   /** Extra node flags for the server (e.g. --cpu-prof). */
   nodeArgs?: string[];
   port?: number;
+  /** Every statement on stderr (`WORKSTREAMS_SQL_TRACE=1`), counted in `server.sql`. */
+  trace?: boolean;
+  /** More environment (PGLITE_SETTINGS, WORKSTREAMS_VACUUM_INTERVAL_MS…). */
+  env?: Record<string, string>;
 };
 
 export async function startApp(options: AppEnv): Promise<Server> {
@@ -145,6 +191,8 @@ export async function startApp(options: AppEnv): Promise<Server> {
     ...(options.kind === "postgres"
       ? { DATABASE_URL: options.databaseUrl ?? "" }
       : { PGLITE_DATA_DIR: options.pgliteDataDir ?? "" }),
+    ...(options.trace ? { WORKSTREAMS_SQL_TRACE: "1" } : {}),
+    ...options.env,
   });
   const nextBin = path.join(REPO, "node_modules", "next", "dist", "bin", "next");
   return launch({

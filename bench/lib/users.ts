@@ -3,7 +3,13 @@
 import { randomUUID } from "node:crypto";
 import { Client } from "./http";
 
-export type BenchUser = { client: Client; email: string; workstreamId: string };
+export type BenchUser = {
+  client: Client;
+  email: string;
+  workstreamId: string;
+  /** The last log offset this user saw in its workstream (where a follower starts). */
+  lastOffset?: number;
+};
 
 export const PASSWORD = "correct horse battery staple";
 

@@ -1,11 +1,12 @@
 // 3. Simultaneous turns on one server process: rounds of `level` turns started at the same
 // moment (one user/workstream each), until at least `turnsPerLevel` turns were sampled.
-// First-text latency, gaps between text chunks at the client, and the server's peak RSS.
+// First-text latency, gaps between text chunks at the client (each turn's largest gap, and all
+// gaps), the wall time of a round (all `level` turns done), and the server's peak RSS.
 import { performance } from "node:perf_hooks";
 import type { TurnTiming } from "../lib/http";
 import { cpuMs, RssSampler } from "../lib/procfs";
 import { round, type Summary, summarize } from "../lib/stats";
-import { chunkGaps, runTurn, type TurnTarget } from "../lib/turns";
+import { chunkGaps, largestGaps, runTurn, type TurnTarget } from "../lib/turns";
 
 export type LevelResult = {
   level: number;
@@ -17,6 +18,10 @@ export type LevelResult = {
   firstTextMs: Summary;
   /** Gaps between consecutive text-delta events of a turn, at the client. */
   chunkGapMs: Summary;
+  /** Each turn's largest gap between text-delta events. */
+  largestGapMs: Summary;
+  /** From a round's start until its last turn was done. */
+  roundWallMs: Summary;
   doneMs: Summary;
   peakRssMb: number;
   cpuPerTurnMs: number;
@@ -52,14 +57,17 @@ export async function runConcurrency(input: {
     let retries = 0;
     let firstError: string | undefined;
     let roundsRun = 0;
+    const roundWalls: number[] = [];
     for (let round = 0; round < rounds; round++) {
       if (Date.now() > input.deadline) break;
+      const roundStart = performance.now();
       const batch = await Promise.all(
         Array.from({ length: level }, (_, u) =>
           runTurn(target, u, texts[textIndex++ % texts.length] ?? "", 90_000),
         ),
       );
       roundsRun++;
+      roundWalls.push(performance.now() - roundStart);
       for (const timing of batch) {
         retries += timing.retries;
         if (timing.error) {
@@ -81,6 +89,8 @@ export async function runConcurrency(input: {
       ...(firstError ? { firstError } : {}),
       firstTextMs: summarize(timings.map((t) => t.firstTextMs)),
       chunkGapMs: summarize(chunkGaps(timings)),
+      largestGapMs: summarize(largestGaps(timings)),
+      roundWallMs: summarize(roundWalls),
       doneMs: summarize(timings.map((t) => t.doneMs)),
       peakRssMb: rss.peakMb,
       cpuPerTurnMs: round(cpu / Math.max(1, timings.length + errors)),
@@ -88,7 +98,7 @@ export async function runConcurrency(input: {
     };
     log(
       `  ${level} simultaneous × ${roundsRun}: first text p50 ${result.firstTextMs.p50} / p99 ${result.firstTextMs.p99} ms, ` +
-        `chunk gap p99 ${result.chunkGapMs.p99} ms, peak RSS ${result.peakRssMb} MB` +
+        `largest gap p99 ${result.largestGapMs.p99} ms, wall ${result.roundWallMs.p50} ms, peak RSS ${result.peakRssMb} MB` +
         (errors ? `, ${errors} errors (${firstError})` : ""),
     );
     results.push(result);

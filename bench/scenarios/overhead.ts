@@ -34,6 +34,8 @@ export type OverheadResult = {
   dbPerTurn?: { xacts: number; inserted: number; updated: number; deleted: number };
   rssMbAfter: number;
   wallSec: number;
+  /** Turns that had a follower, and its first text (ms after the POST was sent). */
+  followers?: { turns: number; errors: number; firstTextMs: Summary };
 };
 
 function firstOfType(timings: readonly TurnTiming[]): Record<string, number> {
@@ -56,12 +58,15 @@ export async function runOverhead(input: {
   dbStats?: () => Promise<DatabaseStats>;
   /** Quiet period before and after the run: idle CPU, and time for Postgres stats to land. */
   quietMs: number;
+  /** One follower per turn (the app only). */
+  follower?: boolean;
   log: (line: string) => void;
 }): Promise<OverheadResult> {
   const { target, texts, modelTtft, log } = input;
   const pid = target.server.pid;
+  const turnOptions = { follower: input.follower ?? false };
   for (let i = 0; i < input.warmupTexts.length; i++) {
-    await runTurn(target, i, input.warmupTexts[i] ?? "");
+    await runTurn(target, i, input.warmupTexts[i] ?? "", 60_000, turnOptions);
   }
   // Idle CPU (lease loop, timers) over a short quiet period, to tell apart from per-turn work.
   await new Promise((r) => setTimeout(r, 300));
@@ -79,9 +84,18 @@ export async function runOverhead(input: {
   let errors = 0;
   let retries = 0;
   let firstError: string | undefined;
+  const followerFirstText: number[] = [];
+  let followerTurns = 0;
+  let followerErrors = 0;
   for (let i = 0; i < texts.length; i++) {
-    const timing = await runTurn(target, i, texts[i] ?? "");
+    const timing = await runTurn(target, i, texts[i] ?? "", 60_000, turnOptions);
     retries += timing.retries;
+    if (timing.follower) {
+      followerTurns++;
+      // The follower's clock starts when the POST's headers arrived.
+      if (timing.follower.error) followerErrors++;
+      else followerFirstText.push(timing.headersMs + timing.follower.firstTextMs);
+    }
     if (timing.error) {
       errors++;
       firstError ??= timing.error;
@@ -131,5 +145,14 @@ export async function runOverhead(input: {
     ...(dbPerTurn ? { dbPerTurn } : {}),
     rssMbAfter: round(rssKb(pid) / 1024, 1),
     wallSec: round(wallSec, 1),
+    ...(followerTurns
+      ? {
+          followers: {
+            turns: followerTurns,
+            errors: followerErrors,
+            firstTextMs: summarize(followerFirstText),
+          },
+        }
+      : {}),
   };
 }

@@ -1,0 +1,246 @@
+// `node --import tsx bench/heap.ts [--db=pglite|postgres] [--turns=A,B]`: what a server's V8 heap
+// keeps between turn A and turn B. Takes a heap snapshot (after a full GC) at each point through
+// the inspector and prints the object kinds whose count or size grew most, with a sample of who
+// holds them. Plain turns with a follower, as in the benchmark. For finding leaks per turn.
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { prepareApp, REPO } from "./lib/app-build";
+import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
+import { createDatabase, dropDatabase } from "./lib/db";
+import { closeIdleSockets } from "./lib/http";
+import { zeroDelayMessages } from "./lib/model-ttft";
+import { startApp } from "./lib/servers";
+import { runTurn } from "./lib/turns";
+import { signUpUsers } from "./lib/users";
+
+const flags = new Map(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, "").split("=");
+    return [key ?? "", value ?? "true"] as const;
+  }),
+);
+const db = flags.get("db") === "postgres" ? "postgres" : "pglite";
+const [turnsA, turnsB] = (flags.get("turns") ?? "50,200").split(",").map(Number) as [
+  number,
+  number,
+];
+const pgUrl = flags.get("pg-url") ?? "postgres://postgres@127.0.0.1:54329/postgres";
+
+installExitHandlers();
+armDeadline(20 * 60_000);
+const log = (line: string) => console.log(`[heap] ${line}`);
+const workDir = path.join(REPO, ".data", "bench", `heap-${process.pid}`);
+mkdirSync(workDir, { recursive: true });
+onExit(() => rmSync(workDir, { recursive: true, force: true }));
+
+type Snapshot = {
+  snapshot: {
+    meta: {
+      node_fields: string[];
+      node_types: [string[]];
+      edge_fields: string[];
+      edge_types: [string[]];
+    };
+  };
+  nodes: number[];
+  edges: number[];
+  strings: string[];
+};
+
+async function inspectorSocket(output: () => string) {
+  let url: string | undefined;
+  for (let i = 0; i < 50 && !url; i++) {
+    url = /Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/[\w-]+)/.exec(output())?.[1];
+    if (!url) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!url) throw new Error("no inspector URL");
+  const socket = new WebSocket(url);
+  await new Promise((resolve) => socket.addEventListener("open", resolve, { once: true }));
+  let nextId = 1;
+  const pending = new Map<number, (value: unknown) => void>();
+  let chunks: string[] = [];
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data)) as {
+      id?: number;
+      method?: string;
+      params?: { chunk?: string };
+      result?: unknown;
+    };
+    if (message.method === "HeapProfiler.addHeapSnapshotChunk")
+      chunks.push(message.params?.chunk ?? "");
+    if (message.id !== undefined) pending.get(message.id)?.(message.result);
+  });
+  const send = (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  return {
+    async snapshot(): Promise<Snapshot> {
+      await send("HeapProfiler.collectGarbage");
+      chunks = [];
+      await send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+      const text = chunks.join("");
+      chunks = [];
+      return JSON.parse(text) as Snapshot;
+    },
+    close: () => socket.close(),
+  };
+}
+
+type Kind = { count: number; size: number; ids: number[] };
+
+function summarize(snap: Snapshot): Map<string, Kind> {
+  const fields = snap.snapshot.meta.node_fields;
+  const width = fields.length;
+  const types = snap.snapshot.meta.node_types[0];
+  const fType = fields.indexOf("type");
+  const fName = fields.indexOf("name");
+  const fSize = fields.indexOf("self_size");
+  const fId = fields.indexOf("id");
+  const out = new Map<string, Kind>();
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    const type = types[snap.nodes[i + fType] ?? 0] ?? "?";
+    let name = snap.strings[snap.nodes[i + fName] ?? 0] ?? "?";
+    if (type === "string" || type === "concatenated string" || type === "sliced string")
+      name = "(string)";
+    if (type === "code" || type === "hidden") name = `(${type})`;
+    const key = `${type}:${name.slice(0, 80)}`;
+    const kind = out.get(key) ?? { count: 0, size: 0, ids: [] };
+    kind.count++;
+    kind.size += snap.nodes[i + fSize] ?? 0;
+    if (kind.ids.length < 2000) kind.ids.push(snap.nodes[i + fId] ?? 0);
+    out.set(key, kind);
+  }
+  return out;
+}
+
+/** Who holds a node: a few steps of retainers (edge names and holder kinds). */
+function retainers(snap: Snapshot, nodeId: number, depth = 6): string[] {
+  const nf = snap.snapshot.meta.node_fields;
+  const ef = snap.snapshot.meta.edge_fields;
+  const nw = nf.length;
+  const ew = ef.length;
+  const types = snap.snapshot.meta.node_types[0];
+  const etypes = snap.snapshot.meta.edge_types[0];
+  const fEdges = nf.indexOf("edge_count");
+  const fName = nf.indexOf("name");
+  const fType = nf.indexOf("type");
+  const fId = nf.indexOf("id");
+  const eType = ef.indexOf("type");
+  const eName = ef.indexOf("name_or_index");
+  const eTo = ef.indexOf("to_node");
+  // reverse edges, built once per snapshot
+  const cache = snap as Snapshot & { _rev?: Map<number, Array<[number, number]>> };
+  if (!cache._rev) {
+    const rev = new Map<number, Array<[number, number]>>();
+    let edge = 0;
+    for (let n = 0; n < snap.nodes.length; n += nw) {
+      const count = snap.nodes[n + fEdges] ?? 0;
+      for (let e = 0; e < count; e++, edge += ew) {
+        const to = snap.edges[edge + eTo] ?? 0;
+        const list = rev.get(to) ?? [];
+        if (list.length < 4) list.push([n, edge]);
+        rev.set(to, list);
+      }
+    }
+    cache._rev = rev;
+  }
+  let index = -1;
+  for (let n = 0; n < snap.nodes.length; n += nw) if (snap.nodes[n + fId] === nodeId) index = n;
+  const path: string[] = [];
+  for (let d = 0; d < depth && index >= 0; d++) {
+    const holders = (cache._rev.get(index) ?? []).filter(([n, e]) => {
+      const t = etypes[snap.edges[e + eType] ?? 0];
+      return t !== "weak" && n !== index;
+    });
+    const [holder, edge] = holders[0] ?? [];
+    if (holder === undefined || edge === undefined) break;
+    const et = etypes[snap.edges[edge + eType] ?? 0];
+    const en =
+      et === "element" || et === "hidden"
+        ? `[${snap.edges[edge + eName]}]`
+        : snap.strings[snap.edges[edge + eName] ?? 0];
+    path.push(
+      `${types[snap.nodes[holder + fType] ?? 0]}:${(snap.strings[snap.nodes[holder + fName] ?? 0] ?? "").slice(0, 60)}.${en}`,
+    );
+    index = holder;
+  }
+  return path;
+}
+
+async function main() {
+  const build = await prepareApp("reuse", log);
+  const dbName = `bench_${process.pid}_heap`;
+  const databaseUrl = db === "postgres" ? await createDatabase(pgUrl, dbName) : undefined;
+  const server = await startApp({
+    kind: db,
+    appDir: build.dir,
+    pgliteDataDir: path.join(workDir, "pglite"),
+    databaseUrl,
+    chunkDelayMs: 0,
+    verbose: false,
+    nodeArgs: ["--inspect=127.0.0.1:0"],
+  });
+  try {
+    const inspector = await inspectorSocket(server.output);
+    const users = await signUpUsers(server.url, 2, "heap-", 2);
+    const texts = await zeroDelayMessages(20, (i) => `Heap turn ${i}: a short answer. [words:7]`);
+    const target = { server, users };
+    let done = 0;
+    const turns = async (n: number) => {
+      for (; done < n; done++)
+        await runTurn(target, done % 2, texts[done % texts.length] ?? "", 60_000, {
+          follower: true,
+        });
+    };
+    await turns(turnsA);
+    const a = await inspector.snapshot();
+    const sa = summarize(a);
+    log(`snapshot at turn ${turnsA}: ${a.nodes.length / a.snapshot.meta.node_fields.length} nodes`);
+    await turns(turnsB);
+    const b = await inspector.snapshot();
+    const sb = summarize(b);
+    log(`snapshot at turn ${turnsB}: ${b.nodes.length / b.snapshot.meta.node_fields.length} nodes`);
+    const per = turnsB - turnsA;
+    const rows = [...sb.entries()]
+      .map(([key, kind]) => {
+        const before = sa.get(key) ?? { count: 0, size: 0, ids: [] };
+        return {
+          key,
+          dCount: kind.count - before.count,
+          dSize: kind.size - before.size,
+          kind,
+          before,
+        };
+      })
+      .sort((x, y) => y.dSize - x.dSize)
+      .slice(0, 25);
+    console.log(`\nGrowth from turn ${turnsA} to ${turnsB} (per turn), by object kind:`);
+    for (const row of rows) {
+      console.log(
+        `${(row.dSize / per / 1024).toFixed(1).padStart(8)} KiB/turn ${(row.dCount / per).toFixed(1).padStart(7)} objects/turn  ${row.key}`,
+      );
+    }
+    console.log("\nWho holds the new objects of the top kinds:");
+    for (const row of rows.slice(0, 8)) {
+      const old = new Set(row.before.ids);
+      const fresh = row.kind.ids.filter((id) => !old.has(id)).slice(-1);
+      for (const id of fresh)
+        console.log(`  ${row.key}\n     ← ${retainers(b, id).join("\n     ← ")}`);
+    }
+    inspector.close();
+  } finally {
+    await server.stop();
+    if (databaseUrl) await dropDatabase(pgUrl, dbName).catch(() => undefined);
+  }
+}
+
+try {
+  await main();
+} finally {
+  closeIdleSockets();
+  killAllNow();
+}
+process.exit(0);

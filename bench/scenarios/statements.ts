@@ -1,0 +1,129 @@
+// SQL statements per plain turn: every statement the server sends from the POST's arrival to the
+// turn's close (the session check and the event-log inserts included; BEGIN/COMMIT/ROLLBACK
+// not), counted turn by turn with a quiet moment after each. On PGlite they come from the app's
+// own trace (WORKSTREAMS_SQL_TRACE=1: drizzle's logger); on Postgres from the cluster's log with
+// `log_statement = all` on the bench database (and the app's trace beside it, as a check).
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import type { SqlTrace } from "../lib/servers";
+import { round } from "../lib/stats";
+import { runTurn, type TurnTarget } from "../lib/turns";
+
+export type StatementSource =
+  | { kind: "trace"; trace: SqlTrace }
+  | {
+      kind: "log";
+      file: string;
+      /** The bench database's backends, read after each turn. */
+      pids: () => Promise<Set<number>>;
+      trace?: SqlTrace;
+    };
+
+export type StatementsResult = {
+  source: "app trace (drizzle logger)" | "log_statement = all";
+  turns: number;
+  /** Mean statements per turn with its follower, and the least and most in one turn. */
+  perTurn: number;
+  min: number;
+  max: number;
+  /** The same turns without a follower. */
+  perTurnWithoutFollower?: number;
+  /** The app's own trace on Postgres (postgres-js debug), per turn with its follower. */
+  tracePerTurn?: number;
+  /** One turn's statements, in order (the turn whose count is the median). */
+  example: string[];
+  exampleFollower: boolean;
+};
+
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|start transaction|end)\b/i;
+
+function readFrom(file: string, from: number): string {
+  const length = statSync(file).size - from;
+  if (length <= 0) return "";
+  const buffer = Buffer.alloc(length);
+  const handle = openSync(file, "r");
+  try {
+    readSync(handle, buffer, 0, length, from);
+  } finally {
+    closeSync(handle);
+  }
+  return buffer.toString("utf8");
+}
+
+/** Statements in a slice of the Postgres log (prefix '%m [%p] '), from the given backends. */
+function loggedStatements(text: string, pids: Set<number>): string[] {
+  const out: string[] = [];
+  let continuing = false;
+  for (const line of text.split("\n")) {
+    const entry = /^\d{4}-\d\d-\d\d \S+ \S+ \[(\d+)\] /.exec(line);
+    if (!entry) {
+      // A statement's further lines follow it as they are.
+      if (continuing) out[out.length - 1] = `${out[out.length - 1]} ${line}`;
+      continue;
+    }
+    const match = /LOG: {2}(?:statement|execute [^:]*): (.*)$/.exec(line);
+    continuing = Boolean(match && pids.has(Number(entry[1])));
+    if (continuing && match) out.push(match[1] ?? "");
+  }
+  return out.map((s) => s.replace(/\s+/g, " ").trim());
+}
+
+async function countTurn(
+  target: TurnTarget,
+  source: StatementSource,
+  userIndex: number,
+  text: string,
+  follower: boolean,
+): Promise<{ statements: string[]; traced: number }> {
+  const stopTrace = source.trace?.record();
+  const from = source.kind === "log" ? statSync(source.file).size : 0;
+  const turn = await runTurn(target, userIndex, text, 60_000, { follower });
+  if (turn.error) throw new Error(`statement count: the turn failed (${turn.error})`);
+  // Work a turn leaves after its last event (activity, the follower's last read) is its own.
+  await new Promise((r) => setTimeout(r, 400));
+  const traced = (stopTrace?.() ?? []).filter((s) => !TRANSACTION_CONTROL.test(s));
+  if (source.kind === "trace") return { statements: traced, traced: traced.length };
+  const logged = loggedStatements(readFrom(source.file, from), await source.pids()).filter(
+    (s) => !TRANSACTION_CONTROL.test(s),
+  );
+  return { statements: logged, traced: traced.length };
+}
+
+export async function runStatements(input: {
+  target: TurnTarget;
+  source: StatementSource;
+  texts: readonly string[];
+  turns: number;
+  follower: boolean;
+}): Promise<StatementsResult> {
+  const { target, source, texts } = input;
+  // One turn first: the server's first statements of a kind are not a turn's cost.
+  await runTurn(target, 0, texts[0] ?? "", 60_000, { follower: input.follower });
+  await new Promise((r) => setTimeout(r, 400));
+  const withFollower: Array<{ statements: string[]; traced: number }> = [];
+  const without: number[] = [];
+  for (let i = 0; i < input.turns; i++) {
+    const text = texts[(i + 1) % texts.length] ?? "";
+    withFollower.push(await countTurn(target, source, i, text, input.follower));
+    if (input.follower) {
+      without.push((await countTurn(target, source, i, text, false)).statements.length);
+    }
+  }
+  const counts = withFollower.map((t) => t.statements.length);
+  const sorted = [...counts].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const example = withFollower.find((t) => t.statements.length === median)?.statements ?? [];
+  const mean = (values: number[]) => round(values.reduce((a, b) => a + b, 0) / values.length, 1);
+  return {
+    source: source.kind === "trace" ? "app trace (drizzle logger)" : "log_statement = all",
+    turns: counts.length,
+    perTurn: mean(counts),
+    min: sorted[0] ?? 0,
+    max: sorted.at(-1) ?? 0,
+    ...(without.length ? { perTurnWithoutFollower: mean(without) } : {}),
+    ...(source.kind === "log" && source.trace
+      ? { tracePerTurn: mean(withFollower.map((t) => t.traced)) }
+      : {}),
+    example,
+    exampleFollower: input.follower,
+  };
+}
