@@ -527,7 +527,12 @@ const EVENT_LOG_SQL = `
          (count(*) filter (where chunk->>'type' = 'text-delta'))::int as "textDeltaRows",
          coalesce(sum(pg_column_size(e.*)) filter (where chunk->>'type' = 'text-delta'), 0)::bigint
            as "textDeltaBytes",
-         (count(distinct turn_id) filter (where chunk->>'type' = 'text-delta'))::int as "textTurns"
+         (count(distinct turn_id) filter (where chunk->>'type' = 'text-delta'))::int as "textTurns",
+         (select count(*) from (select turn_id from turn_events where chunk->>'type' = 'text-delta'
+            group by turn_id having count(*) > 3) long)::int as "longTurns",
+         (select coalesce(sum(n), 0) from (select count(*) as n from turn_events
+            where chunk->>'type' = 'text-delta' group by turn_id having count(*) > 3) long)::int
+           as "longTextDeltaRows"
   from turn_events e`;
 const EVENT_TYPES_SQL = `
   select coalesce(chunk->>'type', '?') as type, count(*)::int as rows
@@ -571,6 +576,8 @@ async function eventLogProfile(
       textDeltaRows: n("textDeltaRows"),
       textDeltaBytes: n("textDeltaBytes"),
       textTurns: n("textTurns"),
+      longTurns: n("longTurns"),
+      longTextDeltaRows: n("longTextDeltaRows"),
       byType: byType.map((t) => ({ type: String(t.type), rows: Number(t.rows) })),
     };
   } catch (error) {

@@ -18,6 +18,9 @@ export type EventLogProfile = {
   textDeltaBytes: number;
   /** Turns with at least one text delta (folding leaves one text row for each). */
   textTurns: number;
+  /** Turns with more than 3 text deltas (the longer answers) and their text-delta rows. */
+  longTurns: number;
+  longTextDeltaRows: number;
   byType: Array<{ type: string; rows: number }>;
 };
 
@@ -341,6 +344,7 @@ export function formatReport(results: Results): string {
           "turns",
           "at a time",
           "wall",
+          "CPU/turn",
           "RSS start",
           "at N/2",
           "at N",
@@ -354,6 +358,7 @@ export function formatReport(results: Results): string {
           `${r.turns}${r.errors ? ` (${r.errors} err)` : ""}`,
           String(r.parallel),
           `${f(r.wallSec, 0)} s`,
+          `${f(r.cpuPerTurnMs)} ms`,
           `${f(r.rssStartMb, 0)} MiB`,
           `${f(r.rssHalfMb, 0)} MiB`,
           `${f(r.rssEndMb, 0)} MiB`,
@@ -399,6 +404,11 @@ export function formatReport(results: Results): string {
             `folding each turn's into one would remove ${folded.toLocaleString("en")} rows ` +
             `(${f((folded / Math.max(1, log.rows)) * 100, 0)}% of the rows, ≈ ${f((folded * perRow) / 2 ** 20)} MiB with indexes).`,
         );
+        if (log.longTurns) {
+          out.push(
+            `    the ${log.longTurns.toLocaleString("en")} longer answers (more than 3 text deltas): ${f(log.longTextDeltaRows / log.longTurns)} text-delta rows each; folding would leave 1.`,
+          );
+        }
         out.push(
           `    rows by chunk type: ${log.byType.map((t) => `${t.type} ${t.rows.toLocaleString("en")}`).join(", ")}`,
         );

@@ -4,7 +4,7 @@
 // over the second half (turn N/2 → N): the server's memory should reach a plateau.
 import { performance } from "node:perf_hooks";
 import { type Inspector, type MemoryReading, readMemory } from "../lib/inspector";
-import { type MappingSummary, residentMappings, rssKb } from "../lib/procfs";
+import { cpuMs, type MappingSummary, residentMappings, rssKb } from "../lib/procfs";
 import { round } from "../lib/stats";
 import { runTurn, type TurnTarget } from "../lib/turns";
 
@@ -16,6 +16,8 @@ export type SoakResult = {
   firstError?: string;
   parallel: number;
   wallSec: number;
+  /** The server's CPU per turn over the run (GC included: heap flags trade memory for CPU). */
+  cpuPerTurnMs: number;
   samples: SoakSample[];
   rssStartMb: number;
   rssHalfMb: number;
@@ -65,6 +67,7 @@ export async function runSoak(input: {
   let errors = 0;
   let firstError: string | undefined;
   const started = performance.now();
+  const cpu0 = cpuMs(pid);
   const lane = async (userIndex: number) => {
     for (;;) {
       const i = next++;
@@ -92,6 +95,7 @@ export async function runSoak(input: {
   };
   await Promise.all(Array.from({ length: lanes }, (_, u) => lane(u)));
   const wallSec = (performance.now() - started) / 1000;
+  const cpuPerTurnMs = round((cpuMs(pid) - cpu0) / Math.max(1, done), 1);
   // A quiet second: what the server holds once the work is done.
   await new Promise((r) => setTimeout(r, 1_000));
   if (samples.at(-1)?.turn !== done) await sample(done);
@@ -109,6 +113,7 @@ export async function runSoak(input: {
     ...(firstError ? { firstError } : {}),
     parallel: lanes,
     wallSec: round(wallSec, 1),
+    cpuPerTurnMs,
     samples,
     rssStartMb: start?.rssMb ?? Number.NaN,
     rssHalfMb: middle.rssMb,
