@@ -76,7 +76,7 @@ const HELP = `npm run bench -- [flags]
   --pglite-settings="shared_buffers=64MB ..."  PGLITE_SETTINGS for the PGlite server
   --vacuum-interval=MS                         WORKSTREAMS_VACUUM_INTERVAL_MS (0: off)
   --node-options="--max-old-space-size=256"    node flags for the app servers
-  --levels=25,50,100 --turns-per-level=N --concurrency-words=N
+  --levels=25,50,100 --turns-per-level=N --concurrency-words=N (default 7)
   --chunk-delay=MS                             OFFLINE_MODEL_CHUNK_DELAY_MS (default 0)
   --history-messages=N --history-requests=N
   --client-messages=10,10000 --client-repeats=N --composer-selector=CSS
@@ -131,7 +131,7 @@ export function parseOptions(argv: readonly string[]): Options {
     nodeOptions: [],
     levels: quick ? [10, 25] : [25, 50, 100],
     turnsPerLevel: quick ? 1 : 200,
-    concurrencyWords: 150,
+    concurrencyWords: 7,
     chunkDelayMs: 0,
     historyMessages: quick ? 10_000 : 100_000,
     historyRequests: quick ? 50 : 200,

@@ -18,6 +18,8 @@ export type TurnTiming = {
   firstTextMs: number;
   /** Arrival time of every text-delta event. */
   textMs: number[];
+  /** Arrival time of every event (any chunk type). */
+  eventMs: number[];
   doneMs: number;
   textChars: number;
   events: number;
@@ -163,6 +165,7 @@ export class Client {
         firstEventMs: Number.NaN,
         firstTextMs: Number.NaN,
         textMs: [],
+        eventMs: [],
         doneMs: Number.NaN,
         textChars: 0,
         events: 0,
@@ -210,6 +213,7 @@ export class Client {
               continue;
             }
             timing.events++;
+            timing.eventMs.push(at);
             if (Number.isNaN(timing.firstEventMs)) timing.firstEventMs = at;
             let event: { type?: string; delta?: string };
             try {

@@ -48,24 +48,24 @@ export async function runTurn(
   }
 }
 
-/** Gaps between consecutive text-delta arrivals within each turn. */
+/** Gaps between consecutive chunks (SSE events of any type) within each turn. */
 export function chunkGaps(timings: readonly TurnTiming[]): number[] {
   const gaps: number[] = [];
   for (const timing of timings) {
-    for (let i = 1; i < timing.textMs.length; i++) {
-      gaps.push((timing.textMs[i] ?? 0) - (timing.textMs[i - 1] ?? 0));
+    for (let i = 1; i < timing.eventMs.length; i++) {
+      gaps.push((timing.eventMs[i] ?? 0) - (timing.eventMs[i - 1] ?? 0));
     }
   }
   return gaps;
 }
 
-/** Each turn's largest gap between text-delta arrivals (turns with one chunk have none). */
+/** Each turn's largest gap between consecutive chunks (SSE events of any type). */
 export function largestGaps(timings: readonly TurnTiming[]): number[] {
   const out: number[] = [];
   for (const timing of timings) {
     let largest = Number.NaN;
-    for (let i = 1; i < timing.textMs.length; i++) {
-      const gap = (timing.textMs[i] ?? 0) - (timing.textMs[i - 1] ?? 0);
+    for (let i = 1; i < timing.eventMs.length; i++) {
+      const gap = (timing.eventMs[i] ?? 0) - (timing.eventMs[i - 1] ?? 0);
       if (!(gap <= largest)) largest = gap;
     }
     if (Number.isFinite(largest)) out.push(largest);
