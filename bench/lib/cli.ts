@@ -1,5 +1,5 @@
 // Command-line flags of `npm run bench -- …`. Every knob has a default sized so the whole default
-// run stays under ~25 minutes on a 2-core machine; `--quick` is a ~2-minute smoke run.
+// run stays under ~15 minutes on a 2-core machine; `--quick` is a ~2-minute smoke run.
 
 export const SECTIONS = [
   "overhead",
