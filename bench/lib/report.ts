@@ -268,11 +268,20 @@ export function formatReport(results: Results): string {
   const statements = Object.entries(results.statements) as Array<[Variant, StatementsResult]>;
   if (statements.length) {
     out.push(
-      "\n2. SQL statements per plain turn (POST's arrival → the turn's close; BEGIN/COMMIT not counted)",
+      "\n2. SQL statements per plain turn (POST's arrival → the turn's close; BEGIN/COMMIT not counted; the 400 ms after the close apart)",
     );
     out.push(
       table(
-        ["server", "counted by", "turns", "per turn", "min–max", "without follower", "app trace"],
+        [
+          "server",
+          "counted by",
+          "turns",
+          "per turn",
+          "min–max",
+          "without follower",
+          "app trace",
+          "after the close",
+        ],
         statements.map(([variant, r]) => [
           variant,
           r.source,
@@ -281,6 +290,7 @@ export function formatReport(results: Results): string {
           `${r.min}–${r.max}`,
           r.perTurnWithoutFollower === undefined ? "–" : f(r.perTurnWithoutFollower),
           r.tracePerTurn === undefined ? "–" : f(r.tracePerTurn),
+          f(r.afterClosePerTurn),
         ]),
       ),
     );
@@ -288,10 +298,17 @@ export function formatReport(results: Results): string {
       out.push(
         `\n  One ${variant} turn${r.exampleFollower ? " with its follower" : ""}, ${r.example.length} statements:`,
       );
-      r.example.forEach((statement, i) => {
+      const line = (statement: string, i: number) => {
         const text = statement.length > 160 ? `${statement.slice(0, 157)}...` : statement;
         out.push(`  ${String(i + 1).padStart(3)}. ${text}`);
-      });
+      };
+      r.example.forEach(line);
+      if (r.exampleAfterClose?.length) {
+        out.push("       after the turn's close (not counted):");
+        for (const [i, statement] of r.exampleAfterClose.entries()) {
+          line(statement, r.example.length + i);
+        }
+      }
     }
   }
 

@@ -52,6 +52,11 @@ export class SqlTrace {
     return this.partial.startsWith("[sql] ") ? "" : this.partial;
   }
 
+  /** The statements collected so far by the current recording. */
+  peek(): string[] {
+    return [...(this.recording ?? [])];
+  }
+
   /** Starts collecting statements; the returned function stops and returns them. */
   record(): () => string[] {
     const list: string[] = [];

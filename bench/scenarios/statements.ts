@@ -1,6 +1,8 @@
 // SQL statements per plain turn: every statement the server sends from the POST's arrival to the
 // turn's close (the session check and the event-log inserts included; BEGIN/COMMIT/ROLLBACK
-// not), counted turn by turn with a quiet moment after each. On PGlite they come from the app's
+// not), counted turn by turn. The close is when the POST's stream (and the follower's) ended:
+// the terminal event goes out only once the closing statement committed. What the server sends
+// in the next 400 ms (post-turn work such as recent activity) is counted apart. On PGlite they come from the app's
 // own trace (WORKSTREAMS_SQL_TRACE=1: drizzle's logger); on Postgres from the cluster's log with
 // `log_statement = all` on the bench database (and the app's trace beside it, as a check).
 import { closeSync, openSync, readSync, statSync } from "node:fs";
@@ -21,8 +23,10 @@ export type StatementSource =
 export type StatementsResult = {
   source: "app trace (drizzle logger)" | "log_statement = all";
   turns: number;
-  /** Mean statements per turn with its follower, and the least and most in one turn. */
+  /** Mean statements per turn (to its close) with its follower, the least and most in one turn. */
   perTurn: number;
+  /** Mean statements in the 400 ms after the close (post-turn work). */
+  afterClosePerTurn: number;
   min: number;
   max: number;
   /** The same turns without a follower. */
@@ -31,6 +35,8 @@ export type StatementsResult = {
   tracePerTurn?: number;
   /** One turn's statements, in order (the turn whose count is the median). */
   example: string[];
+  /** That turn's statements after its close. */
+  exampleAfterClose: string[];
   exampleFollower: boolean;
 };
 
@@ -73,19 +79,32 @@ async function countTurn(
   userIndex: number,
   text: string,
   follower: boolean,
-): Promise<{ statements: string[]; traced: number }> {
+): Promise<{ statements: string[]; after: string[]; traced: number }> {
   const stopTrace = source.trace?.record();
   const from = source.kind === "log" ? statSync(source.file).size : 0;
   const turn = await runTurn(target, userIndex, text, 60_000, { follower });
   if (turn.error) throw new Error(`statement count: the turn failed (${turn.error})`);
-  // Work a turn leaves after its last event (activity, the follower's last read) is its own.
+  const peek = source.trace?.peek() ?? [];
+  const tracedAtClose = peek.length;
+  const closedAt = source.kind === "log" ? statSync(source.file).size : 0;
   await new Promise((r) => setTimeout(r, 400));
-  const traced = (stopTrace?.() ?? []).filter((s) => !TRANSACTION_CONTROL.test(s));
-  if (source.kind === "trace") return { statements: traced, traced: traced.length };
-  const logged = loggedStatements(readFrom(source.file, from), await source.pids()).filter(
-    (s) => !TRANSACTION_CONTROL.test(s),
-  );
-  return { statements: logged, traced: traced.length };
+  const keep = (list: string[]) => list.filter((s) => !TRANSACTION_CONTROL.test(s));
+  const traced = stopTrace?.() ?? [];
+  if (source.kind === "trace") {
+    return {
+      statements: keep(traced.slice(0, tracedAtClose)),
+      after: keep(traced.slice(tracedAtClose)),
+      traced: keep(traced.slice(0, tracedAtClose)).length,
+    };
+  }
+  const pids = await source.pids();
+  const logged = loggedStatements(readFrom(source.file, from), pids);
+  const toClose = loggedStatements(readFrom(source.file, from).slice(0, closedAt - from), pids);
+  return {
+    statements: keep(toClose),
+    after: keep(logged.slice(toClose.length)),
+    traced: keep(traced.slice(0, tracedAtClose)).length,
+  };
 }
 
 export async function runStatements(input: {
@@ -99,7 +118,7 @@ export async function runStatements(input: {
   // One turn first: the server's first statements of a kind are not a turn's cost.
   await runTurn(target, 0, texts[0] ?? "", 60_000, { follower: input.follower });
   await new Promise((r) => setTimeout(r, 400));
-  const withFollower: Array<{ statements: string[]; traced: number }> = [];
+  const withFollower: Array<{ statements: string[]; after: string[]; traced: number }> = [];
   const without: number[] = [];
   for (let i = 0; i < input.turns; i++) {
     const text = texts[(i + 1) % texts.length] ?? "";
@@ -111,19 +130,21 @@ export async function runStatements(input: {
   const counts = withFollower.map((t) => t.statements.length);
   const sorted = [...counts].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-  const example = withFollower.find((t) => t.statements.length === median)?.statements ?? [];
+  const exampleTurn = withFollower.find((t) => t.statements.length === median);
   const mean = (values: number[]) => round(values.reduce((a, b) => a + b, 0) / values.length, 1);
   return {
     source: source.kind === "trace" ? "app trace (drizzle logger)" : "log_statement = all",
     turns: counts.length,
     perTurn: mean(counts),
+    afterClosePerTurn: mean(withFollower.map((t) => t.after.length)),
     min: sorted[0] ?? 0,
     max: sorted.at(-1) ?? 0,
     ...(without.length ? { perTurnWithoutFollower: mean(without) } : {}),
     ...(source.kind === "log" && source.trace
       ? { tracePerTurn: mean(withFollower.map((t) => t.traced)) }
       : {}),
-    example,
+    example: exampleTurn?.statements ?? [],
+    exampleAfterClose: exampleTurn?.after ?? [],
     exampleFollower: input.follower,
   };
 }
