@@ -1,4 +1,4 @@
-// `node --import tsx bench/heap.ts [--db=pglite|postgres] [--turns=A,B]`: what a server's V8 heap
+// `node --conditions=react-server --import tsx bench/heap.ts [--db=pglite|postgres] [--turns=A,B]`: what a server's V8 heap
 // keeps between turn A and turn B. Takes a heap snapshot (after a full GC) at each point through
 // the inspector and prints the object kinds whose count or size grew most, with a sample of who
 // holds them. Plain turns with a follower, as in the benchmark. For finding leaks per turn.

@@ -5,6 +5,7 @@
 // pool. The server does autovacuum's job itself: every interval it reads the tables' counters
 // and vacuums (and analyzes) the ones autovacuum would, with autovacuum's default thresholds.
 // Postgres servers have their own autovacuum; this never runs there.
+import "server-only";
 import { type DatabaseHandle, getDatabase } from "@/db/client";
 import { errorClass } from "@/lib/server/error-class";
 import { processSingleton } from "@/lib/server/singleton";
