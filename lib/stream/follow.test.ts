@@ -69,6 +69,22 @@ async function offsets(events: AsyncIterable<LoggedEvent>): Promise<number[]> {
 }
 
 describe("followEvents", () => {
+  it("H2 from a first page read with the running check, nothing running ends after it with no other read", async () => {
+    const w = world([text(1, "a"), terminal(2, "a")]);
+    const first = { runningTurnId: null, events: [...w.log] };
+    expect(await offsets(w.follow({ first }))).toEqual([1, 2]);
+    expect(w.reads).toEqual([]);
+  });
+
+  it("H2 from a first page with a turn running, the stream follows it live without reading the log", async () => {
+    const w = world([text(1, "a")], "a");
+    const stream = w.follow({ first: { runningTurnId: "a", events: [...w.log] } });
+    expect((await stream.next()).value?.offset).toBe(1);
+    w.emit({ kind: "events", events: [text(2, "a"), terminal(3, "a")] });
+    expect(await offsets(stream)).toEqual([2, 3]);
+    expect(w.reads).toEqual([]);
+  });
+
   it("S6 catch-up with nothing open replays the whole log and ends", async () => {
     const w = world([text(1, "a"), terminal(2, "a"), text(3, "b"), terminal(4, "b")]);
     expect(await offsets(w.follow())).toEqual([1, 2, 3, 4]);

@@ -84,6 +84,11 @@ export type FollowOptions = {
   subscription?: WorkstreamSubscription;
   /** Committed events right after `after` and nothing else before them: no first read needed. */
   known?: LoggedEvent[];
+  /**
+   * The first read, made by the caller after `subscription` was made (one statement with its
+   * own checks): the running turn then and up to READ_LIMIT events after `after`.
+   */
+  first?: { runningTurnId: string | null; events: LoggedEvent[] };
 };
 
 export async function* followEvents(options: FollowOptions): AsyncGenerator<LoggedEvent> {
@@ -96,7 +101,10 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
   const wakeOnAbort = () => subscription.notify();
   signal.addEventListener("abort", wakeOnAbort, { once: true });
   // Subscribed before the first read, so nothing committed from here on is missed.
-  let bound = options.turnId ?? (await options.openTurnId());
+  let bound =
+    options.turnId ?? (options.first ? options.first.runningTurnId : await options.openTurnId());
+  let firstRead = options.first?.events;
+  let readMore = false; // the catch-up read past the first page
   /** Yields `events` past `last` in order; true once the bound turn's terminal event is out. */
   let ended = false;
   function* deliver(events: LoggedEvent[], { inOrder = false } = {}): Generator<LoggedEvent> {
@@ -120,7 +128,8 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
     // bound turn's terminal event otherwise.
     for (; !options.known; ) {
       if (signal.aborted) return;
-      const batch = await read(last);
+      const batch = firstRead ?? (await read(last));
+      firstRead = undefined;
       if (bound === null) {
         for (const event of batch) {
           last = event.offset;
@@ -131,7 +140,10 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
         if (ended) return;
       }
       if (batch.length < READ_LIMIT) break;
+      readMore = true;
     }
+    // Read in one snapshot with the first page, "nothing running" needs no second look.
+    if (bound === null && options.first && !readMore) return;
     bound ??= await options.openTurnId();
     if (bound === null) {
       // Nothing running: what landed since the last read ends with the turn it belongs to.

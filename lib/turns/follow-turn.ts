@@ -2,14 +2,19 @@
 // the turn followed. The POST that starts a turn, `GET …/events?after=N` and `Last-Event-ID` all
 // read the same log; the route encodes what this returns (lib/http/event-stream.ts).
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, rowsOf } from "@/db/client";
 import { turns } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
-import { latestOffset } from "@/lib/stream/event-log";
-import { followEvents, type WorkstreamSubscription } from "@/lib/stream/follow";
-import type { LoggedEvent } from "@/lib/stream/types";
-import { isRunningSql } from "./turn-state";
+import { getFanout } from "@/lib/stream/fanout-instance";
+import {
+  type FollowOptions,
+  followEvents,
+  READ_LIMIT,
+  WorkstreamSubscription,
+} from "@/lib/stream/follow";
+import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
+import { isRunningSql, RUNNING_STATES_LIST } from "./turn-state";
 
 async function runningTurnId(workstreamId: string): Promise<string | null> {
   const db = await getDb();
@@ -33,6 +38,7 @@ export function followTurn({
   turnId,
   known,
   subscription,
+  first,
 }: {
   workstreamId: string;
   after: number;
@@ -40,7 +46,10 @@ export function followTurn({
   turnId?: string;
   known?: LoggedEvent[];
   subscription?: WorkstreamSubscription;
+  first?: FollowOptions["first"];
 }): AsyncIterable<LoggedEvent> {
+  // A client may leave before the stream is ever read: the subscription must not outlive it.
+  if (subscription) signal.addEventListener("abort", () => subscription.close(), { once: true });
   return followEvents({
     workstreamId,
     after,
@@ -49,30 +58,89 @@ export function followTurn({
     turnId,
     known,
     subscription,
+    first,
   });
 }
 
+/** A follower's start, read in one statement after subscribing: see openFollow. */
+export type FollowStart = {
+  workstreamId: string;
+  after: number;
+  subscription: WorkstreamSubscription;
+  first: NonNullable<FollowOptions["first"]>;
+};
+
+type FollowStartRow = {
+  latest: number | string;
+  running: string | null;
+  events: Array<{ offset: number | string; turn_id: string; chunk: LoggedChunk }> | string | null;
+};
+
 /**
- * The offset to resume after: `after` (the query) wins over `lastEventId` (the header an
- * EventSource resends), else 0. An offset beyond the log is refused with the latest one.
+ * Starts following a workstream the viewer owns, after an offset (`after`, the query, wins over
+ * `lastEventId`, the header an EventSource resends; else 0). It subscribes first, then reads in
+ * one statement the ownership, the log's last offset (an offset beyond it is refused), the
+ * running turn and the first page of events, so nothing committed in between is missed.
  */
-export async function resumeOffset({
+export async function openFollow({
+  viewer,
   workstreamId,
   after,
   lastEventId,
 }: {
+  viewer: { userId: string; organizationId: string };
   workstreamId: string;
   after?: string | null;
   lastEventId?: string | null;
-}): Promise<number> {
-  const raw = after ?? lastEventId ?? "0";
-  if (!/^\d{1,15}$/.test(raw)) {
-    throw new AppError("bad_request:offset");
+}): Promise<FollowStart> {
+  const offset = parseOffset(after ?? lastEventId ?? "0");
+  const subscription = new WorkstreamSubscription(await getFanout(), workstreamId);
+  try {
+    const db = await getDb();
+    const [row] = rowsOf<FollowStartRow>(
+      await db.execute(sql`
+        select
+          (select coalesce(max(e."offset"), 0) from "turn_events" e
+            where e."workstream_id" = w."id") as latest,
+          (select t."id" from "turns" t
+            where t."workstream_id" = w."id" and t."state" in (${RUNNING_STATES_LIST})
+            limit 1) as running,
+          (select json_agg(json_build_object('offset', p."offset", 'turn_id', p."turn_id",
+              'chunk', p."chunk") order by p."offset")
+            from (select "offset", "turn_id", "chunk" from "turn_events"
+              where "workstream_id" = w."id" and "offset" > ${offset}
+              order by "offset" limit ${READ_LIMIT}) p) as events
+        from "workstreams" w
+        where w."id" = ${workstreamId} and w."organization_id" = ${viewer.organizationId}
+          and w."owner_id" = ${viewer.userId}`),
+    );
+    if (!row) throw new AppError("not_found:workstream");
+    const latest = Number(row.latest);
+    if (offset > latest) {
+      throw new AppError("bad_request:offset", { details: { latestOffset: latest } });
+    }
+    const rawEvents = typeof row.events === "string" ? JSON.parse(row.events) : row.events;
+    const events: LoggedEvent[] = (rawEvents ?? []).map(
+      (event: { offset: number | string; turn_id: string; chunk: LoggedChunk }) => ({
+        workstreamId,
+        offset: Number(event.offset),
+        turnId: event.turn_id,
+        chunk: event.chunk,
+      }),
+    );
+    return {
+      workstreamId,
+      after: offset,
+      subscription,
+      first: { runningTurnId: row.running, events },
+    };
+  } catch (error) {
+    subscription.close();
+    throw error;
   }
-  const offset = Number(raw);
-  const latest = await latestOffset({ workstreamId });
-  if (offset > latest) {
-    throw new AppError("bad_request:offset", { details: { latestOffset: latest } });
-  }
-  return offset;
+}
+
+function parseOffset(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw new AppError("bad_request:offset");
+  return Number(raw);
 }

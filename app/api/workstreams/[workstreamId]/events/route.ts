@@ -3,20 +3,18 @@
 import { requireViewer } from "@/lib/auth/viewer";
 import { eventStreamResponse } from "@/lib/http/event-stream";
 import { routeHandlers } from "@/lib/http/route-handlers";
-import { followTurn, resumeOffset } from "@/lib/turns/follow-turn";
-import { getOwnedWorkstream } from "@/lib/workstreams/queries";
+import { followTurn, openFollow } from "@/lib/turns/follow-turn";
 import { schemas } from "./schema";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
   GET: async ({ request, params, query }) => {
     const viewer = await requireViewer(request);
-    const workstream = await getOwnedWorkstream({ viewer, workstreamId: params.workstreamId });
-    const workstreamId = workstream.id;
-    const after = await resumeOffset({
-      workstreamId,
+    const start = await openFollow({
+      viewer,
+      workstreamId: params.workstreamId,
       after: query.after,
       lastEventId: request.headers.get("last-event-id"),
     });
-    return eventStreamResponse(request, (signal) => followTurn({ workstreamId, after, signal }));
+    return eventStreamResponse(request, (signal) => followTurn({ ...start, signal }));
   },
 });
