@@ -6,8 +6,9 @@ import "server-only";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
@@ -23,7 +24,14 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export type DatabaseHandle =
-  | { kind: "pglite"; db: Db; client: PGlite; dataDir: string; close(): Promise<void> }
+  | {
+      kind: "pglite";
+      db: Db;
+      client: PGlite;
+      dataDir: string;
+      onQuery?: QueryListener;
+      close(): Promise<void>;
+    }
   | { kind: "postgres"; db: Db; client: Sql; url: string; close(): Promise<void> };
 
 /** Sees every statement the app sends (the benchmark counts them; `WORKSTREAMS_SQL_TRACE=1`). */
@@ -155,7 +163,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
         release();
       }
     };
-    return { kind: "pglite", db, client, dataDir: options.dataDir, close };
+    return {
+      kind: "pglite",
+      db,
+      client,
+      dataDir: options.dataDir,
+      onQuery: options.onQuery,
+      close,
+    };
   } catch (error) {
     release();
     throw new DatabaseOpenError(options.dataDir, error);
@@ -208,6 +223,23 @@ export async function closeDatabase({ final = false }: { final?: boolean } = {})
   registry.handle = undefined;
   if (final) registry.closed = true;
   if (handle) await (await handle).close();
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Runs one of the turn's hot statements (constant text, positional parameters) as a prepared
+ * statement on Postgres: parsed and planned once per connection, then sent as parameters only.
+ * drizzle's `db.execute` sends every statement unprepared. On PGlite it is a plain query.
+ */
+export async function executePrepared<T>(query: SQL): Promise<T[]> {
+  const handle = await getDatabase();
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  if (handle.kind === "postgres") {
+    return (await handle.client.unsafe(text, params as never[], { prepare: true })) as T[];
+  }
+  handle.onQuery?.(text);
+  return (await handle.client.query<T>(text, params)).rows;
 }
 
 /**

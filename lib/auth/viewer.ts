@@ -2,7 +2,7 @@
 // route and page of the signed-in app starts here.
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { executePrepared } from "@/db/client";
 import { AppError } from "@/lib/http/errors";
 import { getAuth } from "./auth";
 import { type Role, toRole } from "./organizations";
@@ -46,9 +46,7 @@ const SESSION_UPDATE_AGE_MS = 24 * 3600_000;
 export async function resolveViewer(headers: Headers): Promise<ViewerResult> {
   const token = sessionToken(headers);
   if (!token) return { ok: false, reason: "signed_out" };
-  const db = await getDb();
-  const [row] = rowsOf<ViewerRow>(
-    await db.execute(sql`
+  const [row] = await executePrepared<ViewerRow>(sql`
       select s.id as session_id, s.user_id, s.expires_at, s.active_organization_id,
              u.name, u.email, m.organization_id, m.role, o.name as organization_name
       from "session" s
@@ -61,8 +59,7 @@ export async function resolveViewer(headers: Headers): Promise<ViewerResult> {
         limit 1
       ) m on true
       left join "organization" o on o.id = m.organization_id
-      where s.token = ${token} and s.expires_at > now()`),
-  );
+      where s.token = ${token} and s.expires_at > now()`);
   if (!row) return { ok: false, reason: "signed_out" };
   const expiresAt = new Date(row.expires_at).getTime();
   if (expiresAt - SESSION_LIFETIME_MS + SESSION_UPDATE_AGE_MS <= Date.now()) {

@@ -4,7 +4,7 @@
 // the database refuses is retried turn by turn, so one turn's bad event never fails another's.
 import "server-only";
 import { and, asc, eq, gt, type SQL, sql } from "drizzle-orm";
-import { type Db, getDatabase, getDb, transaction } from "@/db/client";
+import { type Db, executePrepared, getDatabase, getDb, transaction } from "@/db/client";
 import { turnEvents } from "@/db/schema";
 import { config } from "@/lib/config";
 import { errorClass } from "@/lib/server/error-class";
@@ -166,11 +166,11 @@ class EventWriter {
  * once per connection. Returns whether the hint went with it.
  */
 async function insertEvents(items: Pending[]): Promise<boolean> {
-  const db = await getDb();
+  const _db = await getDb();
   const events = items.map((item) => item.event);
   const announcement = (await getFanout()).announcement(events);
   const activations = items.filter((item) => item.activates !== undefined);
-  await db.execute(sql`with activated as (
+  await executePrepared(sql`with activated as (
       update "turns" as t set "state" = 'active', "model" = v.model, "started_at" = now(),
         "updated_at" = now()
       from unnest(${sql.param(activations.map((item) => item.event.turnId))}::text[],

@@ -3,7 +3,7 @@
 // read the same log; the route encodes what this returns (lib/http/event-stream.ts).
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { executePrepared, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
 import { getFanout } from "@/lib/stream/fanout-instance";
@@ -96,9 +96,8 @@ export async function openFollow({
   const offset = parseOffset(after ?? lastEventId ?? "0");
   const subscription = new WorkstreamSubscription(await getFanout(), workstreamId);
   try {
-    const db = await getDb();
-    const [row] = rowsOf<FollowStartRow>(
-      await db.execute(sql`
+    const _db = await getDb();
+    const [row] = await executePrepared<FollowStartRow>(sql`
         select
           (select coalesce(max(e."offset"), 0) from "turn_events" e
             where e."workstream_id" = w."id") as latest,
@@ -112,8 +111,7 @@ export async function openFollow({
               order by "offset" limit ${READ_LIMIT}) p) as events
         from "workstreams" w
         where w."id" = ${workstreamId} and w."organization_id" = ${viewer.organizationId}
-          and w."owner_id" = ${viewer.userId}`),
-    );
+          and w."owner_id" = ${viewer.userId}`);
     if (!row) throw new AppError("not_found:workstream");
     const latest = Number(row.latest);
     if (offset > latest) {

@@ -2,7 +2,7 @@
 // reading open turns, and ending a turn together with its last events.
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, rowsOf } from "@/db/client";
+import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
@@ -117,11 +117,10 @@ export async function openTurn(
   const window = `${limit.windowMs} milliseconds`;
   const allowedTurns = limit.turns > 0 ? limit.turns : null;
   const opened = sql`exists (select 1 from opened)`;
-  const db = await getDb();
+  const _db = await getDb();
   let row: OpeningRow | undefined;
   try {
-    [row] = rowsOf<OpeningRow>(
-      await db.execute(sql`
+    [row] = await executePrepared<OpeningRow>(sql`
         with ws as (
           select w.*,
             (select json_build_object('role', m."role", 'turnId', m."turn_id", 'turnState', t."state")
@@ -187,8 +186,7 @@ export async function openTurn(
               where a."workstream_id" = ws."id" and a."id" = ws."last_compacted_message_id"), 0))
           end as history,
           ${announceSql(announcement, opened)} as announced
-        from (select 1) as one left join ws on true`),
-    );
+        from (select 1) as one left join ws on true`);
   } catch (error) {
     if (isUniqueViolation(error)) throw await turnActiveError(input.workstreamId);
     throw error;
@@ -368,14 +366,13 @@ export async function closeTurn({
   /** The model of a turn that became active without a write of its own (it ends at once). */
   startedWith?: string;
 }): Promise<{ closed: boolean; workstream: ClosedWorkstream | null }> {
-  const db = await getDb();
+  const _db = await getDb();
   const fanout = await getFanout();
   const announcement = fanout.announcement(events);
   const answer = message ? storableAnswer(message) : null;
   const isClosed = sql`exists (select 1 from closed)`;
   // Every part is always there (empty or null when unused), so the statement's text is constant.
-  const [row] = rowsOf<ClosedRow>(
-    await db.execute(sql`
+  const [row] = await executePrepared<ClosedRow>(sql`
       with closed as (
         update "turns" set "state" = ${end.state}, "reason" = ${end.reason ?? null},
           "error_code" = ${end.errorCode ?? null},
@@ -409,8 +406,7 @@ export async function closeTurn({
       )
       select (select count(*) from closed)::int as closed, freed.*,
         ${announceSql(announcement, isClosed)} as announced
-      from (select 1) as one left join freed on true`),
-  );
+      from (select 1) as one left join freed on true`);
   const closed = Boolean(row?.closed);
   if (closed && events.length) {
     await fanout.publish(events, { announced: announcement !== null });
