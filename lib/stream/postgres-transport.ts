@@ -1,7 +1,7 @@
 // Reaching the other server processes on one Postgres: NOTIFY on one channel, LISTEN for the
 // others' messages. Each server names its connections `workstreams:<process>`, so a server can
 // tell whether any other is connected; while none is, nothing is sent (re-checked every few
-// seconds; a server that starts in between is covered by its followers' safety poll).
+// seconds, and at once when another server says hello on the channel as it starts).
 import "server-only";
 import type { Sql } from "postgres";
 import { applicationName } from "@/db/client";
@@ -21,11 +21,12 @@ export class PostgresTransport implements Transport {
   private constructor(
     private readonly sql: Sql,
     private readonly name: string,
+    private readonly origin: string,
   ) {}
 
   /** `origin` is the process whose connections are this server's own (tests pass their own). */
   static async create(sql: Sql, origin: string = PROCESS_ID): Promise<PostgresTransport> {
-    const transport = new PostgresTransport(sql, applicationName(origin));
+    const transport = new PostgresTransport(sql, applicationName(origin), origin);
     await transport.checkPeers();
     transport.timer = setInterval(() => {
       transport
@@ -53,8 +54,15 @@ export class PostgresTransport implements Transport {
   }
 
   async listen(handler: (message: string) => void): Promise<void> {
-    const listening = await this.sql.listen(CHANNEL, handler);
+    const listening = await this.sql.listen(CHANNEL, (message) => {
+      // Anyone else on the channel is a peer, whatever the last check said.
+      if (!message.startsWith(`${this.origin}|`)) this.hasPeers = true;
+      handler(message);
+    });
     this.unlisten = listening.unlisten;
+    // Say hello, so servers that believed themselves alone start notifying at once instead of
+    // at their next check (live updates have no safety poll to fall back on).
+    await this.sql.notify(CHANNEL, `${this.origin}|h|`);
   }
 
   async close(): Promise<void> {

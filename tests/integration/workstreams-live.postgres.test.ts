@@ -45,6 +45,10 @@ describe("the fan-out between processes", () => {
     await testDb.drop();
   });
 
+  async function closeClients() {
+    await Promise.all(clients.splice(0).map((client) => client.end({ timeout: 5 })));
+  }
+
   function connect(origin: string) {
     const client = postgres(testDb.url ?? "", {
       max: 2,
@@ -56,6 +60,7 @@ describe("the fan-out between processes", () => {
   }
 
   it("H2 a server alone on the database sends no notifications until another one connects", async () => {
+    await closeClients(); // the servers of earlier tests are gone
     const heard: string[] = [];
     // Listens like a server would, but under a name that is not a server's.
     const observer = postgres(testDb.url ?? "", {
@@ -64,7 +69,10 @@ describe("the fan-out between processes", () => {
       connection: { application_name: "observer" },
     });
     clients.push(observer);
-    await observer.listen(CHANNEL, (message) => heard.push(message));
+    // A server's hello as it starts is not a notification of anything.
+    await observer.listen(CHANNEL, (message) => {
+      if (!message.includes("|h|")) heard.push(message);
+    });
     const transport = await PostgresTransport.create(connect("solo-a"), "solo-a");
     const fanout = await Fanout.create(transport, "solo-a");
     const envelope: LiveEnvelope = { organizationId: "o", userId: "u", event: { type: "refresh" } };
@@ -77,6 +85,26 @@ describe("the fan-out between processes", () => {
     await fanout.publishLive(envelope);
     await waitFor(async () => heard.length === 1, "the notification once a peer is connected");
     await Promise.all([fanout.close(), other.close()]);
+  });
+
+  it("H2 a server that believed itself alone notifies at once when another one starts", async () => {
+    await closeClients(); // the servers of earlier tests are gone
+    const transportA = await PostgresTransport.create(connect("hello-a"), "hello-a");
+    const processA = await Fanout.create(transportA, "hello-a");
+    expect(transportA.hasPeers).toBe(false);
+    const processB = await Fanout.create(
+      await PostgresTransport.create(connect("hello-b"), "hello-b"),
+      "hello-b",
+    );
+    // No peer check runs in between: B's hello is what tells A.
+    await waitFor(async () => transportA.hasPeers, "A to hear B's hello");
+    const seen: unknown[] = [];
+    processB.subscribeLive({ kind: "user", organizationId: "o", userId: "u" }, (event) =>
+      seen.push(event),
+    );
+    await processA.publishLive({ organizationId: "o", userId: "u", event: { type: "refresh" } });
+    await waitFor(async () => seen.length === 1, "the change on B");
+    await Promise.all([processA.close(), processB.close()]);
   });
 
   it("W1 delivers a change once locally and once in every other process", async () => {
