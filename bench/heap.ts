@@ -8,6 +8,7 @@ import { prepareApp, REPO } from "./lib/app-build";
 import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
 import { createDatabase, dropDatabase } from "./lib/db";
 import { closeIdleSockets } from "./lib/http";
+import { openInspector } from "./lib/inspector";
 import { zeroDelayMessages } from "./lib/model-ttft";
 import { startApp } from "./lib/servers";
 import { runTurn } from "./lib/turns";
@@ -48,44 +49,21 @@ type Snapshot = {
 };
 
 async function inspectorSocket(output: () => string) {
-  let url: string | undefined;
-  for (let i = 0; i < 50 && !url; i++) {
-    url = /Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/[\w-]+)/.exec(output())?.[1];
-    if (!url) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!url) throw new Error("no inspector URL");
-  const socket = new WebSocket(url);
-  await new Promise((resolve) => socket.addEventListener("open", resolve, { once: true }));
-  let nextId = 1;
-  const pending = new Map<number, (value: unknown) => void>();
+  const session = await openInspector(output);
   let chunks: string[] = [];
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as {
-      id?: number;
-      method?: string;
-      params?: { chunk?: string };
-      result?: unknown;
-    };
-    if (message.method === "HeapProfiler.addHeapSnapshotChunk")
-      chunks.push(message.params?.chunk ?? "");
-    if (message.id !== undefined) pending.get(message.id)?.(message.result);
+  session.onEvent("HeapProfiler.addHeapSnapshotChunk", (params) => {
+    chunks.push(String(params.chunk ?? ""));
   });
-  const send = (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<unknown>((resolve) => {
-      const id = nextId++;
-      pending.set(id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
   return {
     async snapshot(): Promise<Snapshot> {
-      await send("HeapProfiler.collectGarbage");
+      await session.send("HeapProfiler.collectGarbage");
       chunks = [];
-      await send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+      await session.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
       const text = chunks.join("");
       chunks = [];
       return JSON.parse(text) as Snapshot;
     },
-    close: () => socket.close(),
+    close: () => session.close(),
   };
 }
 

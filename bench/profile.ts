@@ -31,6 +31,7 @@ import { prepareApp, REPO } from "./lib/app-build";
 import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
 import { createDatabase, dropDatabase } from "./lib/db";
 import { Client, closeIdleSockets } from "./lib/http";
+import { openInspector } from "./lib/inspector";
 import { zeroDelayMessages } from "./lib/model-ttft";
 import { cpuMs } from "./lib/procfs";
 import { type Server, startApp, startBaseline, startSourceServer } from "./lib/servers";
@@ -281,38 +282,15 @@ function printSummary(summary: PrintedSummary): void {
 }
 
 /** The server's V8 inspector: CPU profiles of exactly the measured windows. */
-async function connectInspector(output: () => string) {
-  let url: string | undefined;
-  for (let i = 0; i < 50 && !url; i++) {
-    url = /Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/[\w-]+)/.exec(output())?.[1];
-    if (!url) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!url) throw new Error("the server printed no inspector URL");
-  const socket = new WebSocket(url);
-  await new Promise<void>((resolve, reject) => {
-    socket.addEventListener("open", () => resolve(), { once: true });
-    socket.addEventListener("error", () => reject(new Error("inspector connection failed")), {
-      once: true,
-    });
-  });
-  let nextId = 1;
-  const pending = new Map<number, (value: unknown) => void>();
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) pending.get(message.id)?.(message.result);
-  });
-  const send = (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<unknown>((resolve) => {
-      const id = nextId++;
-      pending.set(id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
-  await send("Profiler.enable");
-  await send("Profiler.setSamplingInterval", { interval: 250 });
+async function connectProfiler(output: () => string) {
+  const session = await openInspector(output);
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 250 });
   return {
-    start: () => send("Profiler.start"),
-    stop: async () => ((await send("Profiler.stop")) as { profile: CpuProfile }).profile,
-    close: () => socket.close(),
+    start: () => session.send("Profiler.start"),
+    stop: async () =>
+      ((await session.send("Profiler.stop")).result as { profile: CpuProfile }).profile,
+    close: () => session.close(),
   };
 }
 
@@ -342,7 +320,7 @@ async function main() {
   const profiles: Array<{ window: string; profile: CpuProfile; cpuPerTurnMs: number }> = [];
   let statements: Awaited<ReturnType<typeof countLoggedStatements>> | undefined;
   try {
-    const inspector = await connectInspector(server.output);
+    const inspector = await connectProfiler(server.output);
     const users: BenchUser[] =
       serverKind === "baseline"
         ? Array.from({ length: Math.max(10, level) }, () => ({

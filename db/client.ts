@@ -241,12 +241,3 @@ export async function executePrepared<T>(query: SQL): Promise<T[]> {
   handle.onQuery?.(text);
   return (await handle.client.query<T>(text, params)).rows;
 }
-
-/**
- * The rows of `db.execute(sql…)`: postgres-js returns them as the result itself, PGlite under
- * `rows`. Hand-written statements (the turn's combined writes) read them through this.
- */
-export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}

@@ -7,7 +7,15 @@ export type Inspector = {
   close(): void;
 };
 
-export async function connectInspector(output: () => string): Promise<Inspector> {
+/** The raw protocol: one call per method, events by name. The profiler and heap tools use it. */
+export type InspectorSession = {
+  send(method: string, params?: Record<string, unknown>): Promise<InspectorReply>;
+  onEvent(method: string, listener: (params: Record<string, unknown>) => void): void;
+  close(): void;
+};
+
+/** Connects to the inspector whose URL the server printed (started with --inspect=127.0.0.1:0). */
+export async function openInspector(output: () => string): Promise<InspectorSession> {
   let url: string | undefined;
   for (let i = 0; i < 50 && !url; i++) {
     url = /Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/[\w-]+)/.exec(output())?.[1];
@@ -23,45 +31,61 @@ export async function connectInspector(output: () => string): Promise<Inspector>
   });
   let nextId = 1;
   const pending = new Map<number, (message: InspectorReply) => void>();
+  const listeners = new Map<string, (params: Record<string, unknown>) => void>();
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as InspectorReply;
+    const message = JSON.parse(String(event.data)) as InspectorReply & {
+      method?: string;
+      params?: Record<string, unknown>;
+    };
+    if (message.method) listeners.get(message.method)?.(message.params ?? {});
     if (message.id !== undefined) {
       pending.get(message.id)?.(message);
       pending.delete(message.id);
     }
   });
-  const send = (method: string, params: Record<string, unknown>) =>
-    new Promise<InspectorReply>((resolve) => {
-      const id = nextId++;
-      pending.set(id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
+  return {
+    send: (method, params = {}) =>
+      new Promise<InspectorReply>((resolve) => {
+        const id = nextId++;
+        pending.set(id, resolve);
+        socket.send(JSON.stringify({ id, method, params }));
+      }),
+    onEvent: (method, listener) => listeners.set(method, listener),
+    close: () => socket.close(),
+  };
+}
+
+export async function connectInspector(output: () => string): Promise<Inspector> {
+  const session = await openInspector(output);
   return {
     async evaluate<T>(expression: string): Promise<T> {
-      const reply = await send("Runtime.evaluate", {
+      const reply = await session.send("Runtime.evaluate", {
         expression,
         awaitPromise: true,
         returnByValue: true,
       });
-      const details = reply.result?.exceptionDetails;
+      const result = reply.result as EvaluateResult | undefined;
+      const details = result?.exceptionDetails;
       if (details || reply.error) {
         throw new Error(
           `inspector: ${details?.exception?.description ?? details?.text ?? reply.error?.message}`,
         );
       }
-      return reply.result?.result?.value as T;
+      return result?.result?.value as T;
     },
-    close: () => socket.close(),
+    close: () => session.close(),
   };
 }
 
-type InspectorReply = {
+type EvaluateResult = {
+  result?: { value?: unknown };
+  exceptionDetails?: { text?: string; exception?: { description?: string } };
+};
+
+export type InspectorReply = {
   id?: number;
   error?: { message: string };
-  result?: {
-    result?: { value?: unknown };
-    exceptionDetails?: { text?: string; exception?: { description?: string } };
-  };
+  result?: unknown;
 };
 
 export type MemoryReading = {

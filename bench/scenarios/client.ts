@@ -92,14 +92,7 @@ export async function chatPageScripts(input: {
 }): Promise<FetchedWeight> {
   const browser = await launchChromium();
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.route(
-      (url) => url.hostname !== "127.0.0.1",
-      (route) => route.abort(),
-    );
-    await context.addCookies(
-      input.client.cookieList().map((cookie) => ({ ...cookie, url: input.baseUrl })),
-    );
+    const context = await signedInContext(browser, input);
     const page = await context.newPage();
     const bodies: Array<Promise<{ path: string; body: Buffer } | null>> = [];
     page.on("response", (response) => {
@@ -157,16 +150,8 @@ export async function timeToUsable(input: {
   try {
     // One unmeasured load to warm the server's route and data paths.
     for (let i = 0; i <= input.repeats; i++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await signedInContext(browser, input);
       try {
-        // Only this server: block anything that would leave the machine.
-        await context.route(
-          (url) => url.hostname !== "127.0.0.1",
-          (route) => route.abort(),
-        );
-        await context.addCookies(
-          input.client.cookieList().map((cookie) => ({ ...cookie, url: input.baseUrl })),
-        );
         const page = await context.newPage();
         const started = performance.now();
         await page.goto(`${input.baseUrl}/w/${encodeURIComponent(input.workstreamId)}`, {
@@ -211,4 +196,20 @@ export async function timeToUsable(input: {
 
 export function ratio(a: number, b: number): number {
   return round(a / b, 2);
+}
+
+/** A browser context signed in as the bench user, reaching nothing but this server. */
+async function signedInContext(
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  input: { baseUrl: string; client: Client },
+) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route(
+    (url) => url.hostname !== "127.0.0.1",
+    (route) => route.abort(),
+  );
+  await context.addCookies(
+    input.client.cookieList().map((cookie) => ({ ...cookie, url: input.baseUrl })),
+  );
+  return context;
 }

@@ -50,11 +50,9 @@ class EventWriter {
     event: LoggedEvent,
     { immediate = false, activates }: { immediate?: boolean; activates?: string } = {},
   ): Promise<void> {
-    // Model and tool output may hold text Postgres cannot store; the log, the live stream and
-    // the client all see the same storable chunk.
-    const storable = { ...event, chunk: toStorableJson(event.chunk) };
+    // The event's chunk is storable already: TurnLog numbers only storable chunks.
     const done = new Promise<void>((resolve, reject) => {
-      this.pending.push({ event: storable, activates, resolve, reject });
+      this.pending.push({ event, activates, resolve, reject });
     });
     if (immediate) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), config.turns.flushIntervalMs);
@@ -260,6 +258,10 @@ export class TurnLog {
     return [...held, ...this.numbered(chunks)];
   }
 
+  /**
+   * Model and tool output may hold text Postgres cannot store; the log, the live stream and the
+   * client all see the same storable chunk, made so once, here.
+   */
   private numbered(chunks: LoggedChunk[]): LoggedEvent[] {
     return chunks.map((chunk) => ({
       workstreamId: this.turn.workstreamId,
