@@ -43,7 +43,7 @@ export type JobEvent<Data = unknown> = { id: string; name: string; data: Data; t
  * A step's result is kept as JSON (Inngest's memo and the runner's `steps` column alike), so a
  * retried run sees what JSON gives back, not the original object.
  */
-export type StepResult<T> = T extends undefined | void ? null : T;
+export type StepResult<T> = T extends undefined ? null : T;
 
 export type JobStep = {
   /** Runs `body` once per run: a retry after it finished gets its stored result instead. */
@@ -64,6 +64,8 @@ export type JobDefinition<Data = unknown> = {
   /** What the admin console's failed-jobs view and Inngest's dashboard call it. */
   name: string;
   trigger: EventDefinition<string, Data>;
+  /** Only events whose key holds this value start a run (Inngest's trigger `if`). */
+  when?: { key: EventKey; equals: string | number | boolean };
   flow: FlowControl;
   handler: (context: JobContext<Data>) => Promise<unknown>;
 };
@@ -95,4 +97,18 @@ export function keyValue(key: EventKey | undefined, event: JobEvent): string | n
   }
   if (value === undefined || value === null) return null;
   return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Whether the event starts a run of the function (its `when` filter, if any, holds). */
+export function triggers(definition: AnyJobDefinition, event: JobEvent): boolean {
+  if (event.name !== definition.trigger.name) return false;
+  if (!definition.when) return true;
+  const { key, equals } = definition.when;
+  return keyValue(key, event) === (typeof equals === "string" ? equals : JSON.stringify(equals));
+}
+
+/** The `when` filter as Inngest's expression language writes it. */
+export function whenExpression(definition: AnyJobDefinition): string | undefined {
+  const { when } = definition;
+  return when ? `${when.key} == ${JSON.stringify(when.equals)}` : undefined;
 }

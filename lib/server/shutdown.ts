@@ -35,6 +35,10 @@ export function shutdown(): Promise<void> {
       const { stopLogMaintenance } = await import("@/lib/stream/log-maintenance");
       await stopLogMaintenance();
     });
+    await step("stopping background jobs", async () => {
+      const { stopJobs } = await import("@/inngest/engine");
+      await stopJobs();
+    });
     await step("flushing the event log", async () => {
       const { flushEventLog } = await import("@/lib/stream/event-log");
       await flushEventLog();

@@ -1,14 +1,14 @@
 // The one place the domains are connected, once per server process at start-up. The turn engine
 // (lib/turns) reads workstream rows; lib/workstreams knows nothing of turns. What a turn means to
 // a workstream is said here: the turn's start and end change the summary's running flag (a live
-// update), a completed turn writes the workstream's recent activity, and each turn's agent gets
-// the scoped tools that act for the workstream's owner. Tests call wireDomains() directly.
+// update), a completed turn's post-turn event (queued by its closing statement) is handed to the
+// job engine at once, and each turn's agent gets the scoped tools that act for the owner. Tests call wireDomains() directly.
 import "server-only";
+import { startJobs, wakeJobs } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { registerHook } from "@/lib/turns/hooks";
-import { recordTurnActivity } from "@/lib/workstreams/activity";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
 import { processSingleton } from "./singleton";
@@ -43,18 +43,8 @@ function onBusEvent(event: BusEvent): void {
         : notifyWorkstreamChanged({ workstreamId: event.workstreamId, reason: "running" }),
     );
   } else if (event.type === "TurnCompleted") {
-    const { workstream, requestParts } = event;
-    // The turn hands over the workstream and the request it holds. Without a workstream (it was
-    // deleted as the turn ended) there is nobody to show the activity to.
-    if (!workstream) return;
-    inOrder(event.workstreamId, "recent activity", () =>
-      recordTurnActivity({
-        workstreamId: event.workstreamId,
-        turnId: event.turnId,
-        requestParts: requestParts ?? [],
-        known: workstream,
-      }),
-    );
+    // The turn's closing statement queued its post-turn event; hand it over now.
+    wakeJobs();
   }
 }
 
@@ -84,6 +74,8 @@ export function wireDomains(): Promise<void> {
     registerScopedToolsHook();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.
     await getFanout();
+    // Post-turn work: the outbox sender, and the embedded runner unless Inngest runs the jobs.
+    startJobs();
   })();
   return state.wired;
 }

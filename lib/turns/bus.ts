@@ -4,7 +4,6 @@ import { EventEmitter } from "node:events";
 import { processSingleton } from "@/lib/server/singleton";
 import type { TurnStatus } from "@/lib/stream/types";
 import type { SummaryRow } from "@/lib/workstreams/summary";
-import type { WorkstreamMessage } from "./messages";
 
 export const STAGES = [
   "RECEIVE_INPUT",
@@ -66,10 +65,8 @@ export type BusEvent =
       turnId: string;
       workstreamId: string;
       organizationId: string;
-      /** The workstream as the turn's closing statement left it (post-turn work re-reads nothing). */
+      /** The workstream as the turn's closing statement left it. */
       workstream?: SummaryRow;
-      /** The parts of the member's message that started the turn. */
-      requestParts?: WorkstreamMessage["parts"];
     };
 
 const emitter = processSingleton("bus", () => new EventEmitter().setMaxListeners(0));

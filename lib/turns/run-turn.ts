@@ -9,6 +9,7 @@ import {
   streamText,
   type UIMessageChunk,
 } from "ai";
+import { turnCompleted } from "@/inngest/events";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
@@ -369,6 +370,11 @@ async function finish(input: RunInput, ended: Outcome) {
         events,
         message,
         startedWith: log.activatesOnClose,
+        // Background work follows a completed turn; it is queued with the turn's end, not after.
+        postTurnEvent:
+          outcome.end.state === "completed"
+            ? { id: crypto.randomUUID(), name: turnCompleted.name }
+            : null,
       });
       await afterStage("RENDER", { message }, ctx);
       const after = closed.workstream ? { ...closed.workstream, isRunning: false } : undefined;
@@ -386,7 +392,6 @@ async function finish(input: RunInput, ended: Outcome) {
           workstreamId: workstream.id,
           organizationId: workstream.organizationId,
           workstream: after,
-          requestParts: input.history.find((message) => message.id === turn.userMessageId)?.parts,
         });
       }
     });

@@ -356,6 +356,7 @@ export async function closeTurn({
   message = null,
   ownerCheck = true,
   startedWith,
+  postTurnEvent = null,
 }: {
   turn: Pick<TurnRow, "id" | "workstreamId" | "serverRunId">;
   end: TurnEnd;
@@ -365,6 +366,11 @@ export async function closeTurn({
   ownerCheck?: boolean;
   /** The model of a turn that became active without a write of its own (it ends at once). */
   startedWith?: string;
+  /**
+   * The post-turn event, added to the outbox (`job_events`) by the same statement, so background
+   * work exists exactly when the turn's end does. Its data is ids only, read from the freed row.
+   */
+  postTurnEvent?: { id: string; name: string } | null;
 }): Promise<{ closed: boolean; workstream: ClosedWorkstream | null }> {
   const _db = await getDb();
   const fanout = await getFanout();
@@ -403,6 +409,14 @@ export async function closeTurn({
         where "id" = ${turn.workstreamId} and exists (select 1 from closed)
         returning "id", "organization_id", "owner_id", "title", "mode", "core", "core_type",
           "agent_id", "status", "is_compacting", "created_at", "updated_at"
+      ), queued as (
+        insert into "job_events" ("id", "name", "data")
+        select ${postTurnEvent?.id ?? null}::text, ${postTurnEvent?.name ?? null}::text,
+          jsonb_build_object('turnId', ${turn.id}::text, 'workstreamId', freed."id",
+            'organizationId', freed."organization_id", 'userId', freed."owner_id",
+            'untitled', freed."mode" = 'group' and not freed."core"
+              and freed."title" = ${config.workstreams.defaultGroupTitle}::text)
+        from freed where ${postTurnEvent?.id ?? null}::text is not null
       )
       select (select count(*) from closed)::int as closed, freed.*,
         ${announceSql(announcement, isClosed)} as announced

@@ -1,106 +1,86 @@
-// Recent activity: after each completed turn, the workstream's entry is written (one per
-// workstream, newest first), with the member's request as its one-line summary. A later job that
-// refines titles may rewrite the summary. Written after the turn, never inside it: start-up wiring
-// (lib/server/wiring.ts) hands over the completed turn's request.
+// Recent activity: after each completed turn, the workstream's entry is rewritten (one per
+// workstream, newest first) with a generated line of what happened in the turn, never the
+// member's own words. Written by the recent-activity job (inngest/functions), in two steps: the
+// line is generated, then written and published to the owner alone.
 import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { executePrepared, getDb } from "@/db/client";
 import { recentActivity, workstreams } from "@/db/schema";
+import { cleanLine, generateShortText, writeTranscript } from "@/lib/models/short-text";
 import { publishLive } from "@/lib/stream/fanout-instance";
+import { turnConversation } from "./conversation";
 import type { ActivityEntry } from "./types";
 
 export const SUMMARY_MAX_CHARS = 140;
+export const SUMMARY_MAX_WORDS = 14;
 export const DEFAULT_ACTIVITY_LIMIT = 8;
 
-export function summarize(text: string): string {
-  const line = text.replace(/\s+/gu, " ").trim();
-  if ([...line].length <= SUMMARY_MAX_CHARS) return line;
-  return `${[...line]
-    .slice(0, SUMMARY_MAX_CHARS - 1)
-    .join("")
-    .trimEnd()}…`;
+/** One generated line of what happened in the turn; null when the turn left nothing to describe. */
+export async function describeTurn(workstreamId: string, turnId: string): Promise<string | null> {
+  const entries = await turnConversation(workstreamId, turnId);
+  if (!entries.length) return null;
+  const raw = await generateShortText({ task: "activity", transcript: writeTranscript(entries) });
+  const line = cleanLine(raw, { maxWords: SUMMARY_MAX_WORDS, maxChars: SUMMARY_MAX_CHARS });
+  return line || null;
 }
-
-function textOf(parts: ReadonlyArray<{ type: string; text?: string }>): string {
-  return parts
-    .filter((part) => part.type === "text")
-    .map((part) => part.text ?? "")
-    .join(" ");
-}
-
-type ActivityWorkstream = {
-  id: string;
-  ownerId: string | null;
-  organizationId: string;
-  title: string;
-  mode: "direct" | "group";
-  core: boolean;
-};
 
 /**
- * Writes the workstream's activity entry for a completed turn and publishes it; `requestParts`
- * are the parts of the member's message that started the turn.
+ * Writes the workstream's entry for the turn and publishes it to the owner. The entry is dated by
+ * the turn's end, so a late job for an older turn never replaces a newer turn's entry, and a
+ * re-run of the same job rewrites the same entry.
  */
-export async function recordTurnActivity({
+export async function writeTurnActivity({
   workstreamId,
   turnId,
-  requestParts,
-  known,
+  summary,
 }: {
   workstreamId: string;
   turnId: string;
-  requestParts: ReadonlyArray<{ type: string; text?: string }>;
-  /** The workstream as the caller holds it, fresh from the turn's end: no need to read it. */
-  known?: ActivityWorkstream;
-}): Promise<void> {
-  const db = await getDb();
-  const [workstream] = known
-    ? [known]
-    : await db
-        .select({
-          id: workstreams.id,
-          ownerId: workstreams.ownerId,
-          organizationId: workstreams.organizationId,
-          title: workstreams.title,
-          mode: workstreams.mode,
-          core: workstreams.core,
-        })
-        .from(workstreams)
-        .where(eq(workstreams.id, workstreamId))
-        .limit(1);
-  // A deleted workstream or one whose owner's account is gone has nobody to show it to.
-  if (!workstream?.ownerId) return;
-  const summary = summarize(textOf(requestParts)) || workstream.title;
-  const [entry] = await db
-    .insert(recentActivity)
-    .values({
-      workstreamId: workstream.id,
-      organizationId: workstream.organizationId,
-      userId: workstream.ownerId,
-      turnId,
-      summary,
-    })
-    .onConflictDoUpdate({
-      target: recentActivity.workstreamId,
-      set: { turnId, summary, occurredAt: sql`now()` },
-    })
-    .returning({ occurredAt: recentActivity.occurredAt });
-  if (!entry) return;
+  summary: string;
+}): Promise<boolean> {
+  const [entry] = await executePrepared<{
+    occurred_at: Date | string;
+    organization_id: string;
+    user_id: string;
+    title: string;
+    mode: "direct" | "group";
+    core: boolean;
+  }>(sql`
+    with source as (
+      select w."id", w."organization_id", w."owner_id", w."title", w."mode", w."core",
+        coalesce(t."ended_at", now()) as "occurred_at"
+      from "workstreams" w join "turns" t on t."id" = ${turnId} and t."workstream_id" = w."id"
+      where w."id" = ${workstreamId} and w."owner_id" is not null
+    ), written as (
+      insert into "recent_activity" ("workstream_id", "organization_id", "user_id", "turn_id",
+        "summary", "occurred_at")
+      select "id", "organization_id", "owner_id", ${turnId}, ${summary}, "occurred_at" from source
+      on conflict ("workstream_id") do update set "turn_id" = excluded."turn_id",
+        "summary" = excluded."summary", "occurred_at" = excluded."occurred_at",
+        "user_id" = excluded."user_id"
+      where "recent_activity"."occurred_at" <= excluded."occurred_at"
+      returning "occurred_at", "organization_id", "user_id"
+    )
+    select written.*, source."title", source."mode", source."core"
+    from written join source on true`);
+  // A deleted workstream, one without an owner, or a newer entry already there: nothing to show.
+  if (!entry) return false;
   await publishLive({
-    organizationId: workstream.organizationId,
-    userId: workstream.ownerId,
+    organizationId: entry.organization_id,
+    userId: entry.user_id,
     event: {
       type: "activity",
       entry: {
-        workstreamId: workstream.id,
-        title: workstream.title,
-        mode: workstream.mode,
-        core: workstream.core,
+        workstreamId,
+        title: entry.title,
+        mode: entry.mode,
+        core: entry.core,
         summary,
-        occurredAt: entry.occurredAt.toISOString(),
+        occurredAt: new Date(entry.occurred_at).toISOString(),
       },
     },
   });
+  return true;
 }
 
 /** The member's most recently touched workstreams, newest first; archived ones are left out. */

@@ -21,6 +21,7 @@ import { createSampleContext, sampleJsonSchema } from "./json-schema-sample";
 import { readPrompt, safeStringify } from "./prompt";
 import { createRng, hashHex, hashString } from "./random";
 import { detectIntent } from "./request";
+import { composeTask, offlineTaskOf } from "./tasks";
 import { simulatedOutageError } from "./timing";
 import { countInputTokens, countTextTokens, truncateToTokens } from "./tokens";
 import { parseTriggers } from "./triggers";
@@ -104,7 +105,9 @@ export function buildPlan(
   settings: PlanSettings,
 ): OfflinePlan {
   const view = readPrompt(options.prompt);
-  const triggers = parseTriggers(view.lastUserText);
+  // A background task's transcript quotes the member; their triggers are not meant for it.
+  const task = offlineTaskOf(options);
+  const triggers = parseTriggers(task ? "" : view.lastUserText);
   const promptKey = hashHex(view.messageDigests.join("\n\u0000"));
   const seed = hashString(triggers.cleanText);
   const rng = createRng(seed);
@@ -148,6 +151,10 @@ export function buildPlan(
     seed,
   };
   if (plan.failure) return plan;
+  if (task) {
+    plan.text = composeTask(task, view.lastUserText);
+    return plan;
+  }
 
   const afterTool = view.pendingToolResults;
   const toolsDisabled = options.toolChoice?.type === "none";

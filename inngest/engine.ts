@@ -1,0 +1,82 @@
+// The one module that knows which engine runs the background functions. Inngest when it is
+// configured (inngest/client.ts): the outbox sends events to Inngest, which calls /api/inngest.
+// Otherwise the embedded runner: the outbox moves events into the job table and the runner, in
+// this process (and in every other server on the same database), runs them. Everything else
+// writes events to the outbox and calls wakeJobs(); nothing else knows which engine runs.
+import "server-only";
+import { processSingleton } from "@/lib/server/singleton";
+import { getInngest, inngestConfigured } from "./client";
+import type { JobEvent } from "./define";
+import { JOBS } from "./functions";
+import { toInngestFunction } from "./inngest-functions";
+import { createOutbox, type Outbox } from "./outbox";
+import { createEmbeddedRunner, type EmbeddedRunner } from "./runner";
+
+export type JobEngineKind = "inngest" | "embedded";
+
+export function jobEngineKind(env: NodeJS.ProcessEnv = process.env): JobEngineKind {
+  return inngestConfigured(env) ? "inngest" : "embedded";
+}
+
+const state = processSingleton<{
+  functions?: ReturnType<typeof toInngestFunction>[];
+  outbox?: Outbox;
+  runner?: EmbeddedRunner;
+}>("jobs", () => ({}));
+
+/** The functions as Inngest functions, for `serve()` at /api/inngest. */
+export function inngestFunctions(): ReturnType<typeof toInngestFunction>[] {
+  state.functions ??= JOBS.map(toInngestFunction);
+  return state.functions;
+}
+
+function sendToInngest(events: JobEvent[]): Promise<void> {
+  // The outbox row's id is Inngest's event id: a second send of one row is de-duplicated.
+  return getInngest()
+    .send(
+      events.map((event) => ({
+        id: event.id,
+        name: event.name,
+        data: event.data as never,
+        ts: event.ts,
+      })),
+    )
+    .then(() => undefined);
+}
+
+/** Starts the outbox sender (and, embedded, the runner). Once per process, after migrations. */
+export function startJobs(): void {
+  if (state.outbox) return;
+  if (jobEngineKind() === "inngest") {
+    state.outbox = createOutbox({ delivery: { kind: "inngest", send: sendToInngest } });
+  } else {
+    const runner = createEmbeddedRunner({ functions: JOBS });
+    state.runner = runner;
+    state.outbox = createOutbox({
+      delivery: {
+        kind: "embedded",
+        enqueue: (tx, events) => runner.enqueue(tx, events),
+        enqueued: () => runner.wake(),
+      },
+    });
+    runner.start();
+  }
+  state.outbox.start();
+}
+
+/** After a commit that wrote to the outbox: hand the events over now rather than at the next poll. */
+export function wakeJobs(): void {
+  state.outbox?.wake();
+}
+
+/** One outbox pass now, awaited (tests, and the bench's job-latency run). */
+export async function drainJobsOnce(): Promise<number> {
+  return (await state.outbox?.drain()) ?? 0;
+}
+
+export async function stopJobs(): Promise<void> {
+  await state.outbox?.stop();
+  await state.runner?.stop();
+  state.outbox = undefined;
+  state.runner = undefined;
+}

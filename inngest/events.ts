@@ -1,0 +1,23 @@
+// The events background functions are triggered by. Each carries ids only, never content: the
+// functions read what they need from the database, so an event in the outbox, in Inngest's
+// dashboard or in a log never holds a member's text.
+import { z } from "zod";
+import { defineEvent } from "./define";
+
+const id = z.string().min(1).max(200);
+
+/** A turn ended and kept its answer: written in the turn's closing transaction (the outbox). */
+export const turnCompleted = defineEvent(
+  "workstreams/turn.completed",
+  z.strictObject({
+    turnId: id,
+    workstreamId: id,
+    organizationId: id,
+    /** The workstream's owner when the turn ended; null for a workstream without one. */
+    userId: id.nullable(),
+    /** Whether the workstream still had its default title (a title job has work to do). */
+    untitled: z.boolean(),
+  }),
+);
+
+export type TurnCompletedData = z.infer<typeof turnCompleted.schema>;

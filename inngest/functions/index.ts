@@ -1,0 +1,7 @@
+// Every background function, in one list: served to Inngest and registered with the embedded
+// runner alike. A new function is added here and nowhere else.
+import type { AnyJobDefinition } from "@/inngest/define";
+import { recentActivity } from "./recent-activity";
+import { titleGeneration } from "./title-generation";
+
+export const JOBS: readonly AnyJobDefinition[] = [titleGeneration, recentActivity];

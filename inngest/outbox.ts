@@ -1,0 +1,200 @@
+// The outbox's sender: events written in a transaction (a turn's post-turn event) are handed to
+// the configured engine after commit. A row stays pending until the engine has it, so a crash
+// between commit and hand-over loses nothing: any process's next pass picks it up. Rows are
+// claimed with FOR UPDATE SKIP LOCKED (and, for the network send, a short claim lease), so two
+// processes never hand over the same row at the same time; the event id is also Inngest's
+// de-duplication id, so a re-send after a crash is harmless.
+import "server-only";
+import { and, asc, inArray, isNull, lte, sql } from "drizzle-orm";
+import { executePrepared, type Tx, transaction } from "@/db/client";
+import { jobEvents } from "@/db/schema";
+import type { JobEvent } from "./define";
+
+export type Delivery =
+  /** Into the embedded runner's job table, in the same transaction that marks the rows sent. */
+  | { kind: "embedded"; enqueue(tx: Tx, events: JobEvent[]): Promise<unknown>; enqueued(): void }
+  /** To Inngest's event API; `send` must give up by itself (a timeout) rather than hang. */
+  | { kind: "inngest"; send(events: JobEvent[]): Promise<void> };
+
+export type OutboxOptions = {
+  delivery: Delivery;
+  clock?: { now(): number };
+  /** How often pending rows are looked for without a wake (other processes, failed sends). */
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** How long a send may hold its rows before another pass may try them. */
+  claimMs?: number;
+  backoffMs?: (attempts: number) => number;
+};
+
+export type Outbox = {
+  /** Hands over every pending row that is due; resolves with how many were handed over. */
+  drain(): Promise<number>;
+  /** Drains soon (coalesced): called after a commit that wrote to the outbox. */
+  wake(): void;
+  start(): void;
+  stop(): Promise<void>;
+};
+
+type PendingRow = {
+  id: string;
+  name: string;
+  data: unknown;
+  created_at: Date | string;
+  attempts: number;
+};
+
+const DEFAULT_BACKOFF = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempts);
+/** Handed-over rows are kept a day (to look into), then deleted. */
+const KEEP_DISPATCHED_MS = 86_400_000;
+
+function toEvent(row: PendingRow): JobEvent {
+  return { id: row.id, name: row.name, data: row.data, ts: new Date(row.created_at).getTime() };
+}
+
+export function createOutbox({
+  delivery,
+  clock = Date,
+  pollIntervalMs = 2_000,
+  batchSize = 100,
+  claimMs = 30_000,
+  backoffMs = DEFAULT_BACKOFF,
+}: OutboxOptions): Outbox {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let stopped = true;
+  let lastCleanup = 0;
+
+  const at = (ms: number) => new Date(clock.now() + ms).toISOString();
+
+  async function drainEmbedded(enqueue: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
+    const count = await transaction(async (tx) => {
+      const pending = await tx
+        .select({
+          id: jobEvents.id,
+          name: jobEvents.name,
+          data: jobEvents.data,
+          created_at: jobEvents.createdAt,
+          attempts: jobEvents.attempts,
+        })
+        .from(jobEvents)
+        .where(
+          and(isNull(jobEvents.dispatchedAt), lte(jobEvents.nextAttemptAt, new Date(clock.now()))),
+        )
+        .orderBy(asc(jobEvents.createdAt))
+        .limit(batchSize)
+        .for("update", { skipLocked: true });
+      if (!pending.length) return 0;
+      await enqueue.enqueue(tx, pending.map(toEvent));
+      await tx
+        .update(jobEvents)
+        .set({ dispatchedAt: new Date(clock.now()) })
+        .where(
+          inArray(
+            jobEvents.id,
+            pending.map((row) => row.id),
+          ),
+        );
+      return pending.length;
+    });
+    if (count) enqueue.enqueued();
+    return count;
+  }
+
+  async function drainToInngest(send: Extract<Delivery, { kind: "inngest" }>): Promise<number> {
+    // The claim pushes the rows' next attempt out, so a send that hangs or a process that dies
+    // mid-send leaves them to be tried again later instead of stuck.
+    const pending = await executePrepared<PendingRow>(sql`
+      update "job_events" set "next_attempt_at" = ${at(claimMs)}::timestamptz
+      where "id" in (select "id" from "job_events"
+        where "dispatched_at" is null and "next_attempt_at" <= ${at(0)}::timestamptz
+        order by "created_at" limit ${batchSize} for update skip locked)
+      returning "id", "name", "data", "created_at", "attempts"`);
+    if (!pending.length) return 0;
+    // One array parameter (event ids are UUIDs), so the statement's text stays the same.
+    const ids = sql`${`{${pending.map((row) => row.id).join(",")}}`}::text[]`;
+    try {
+      await send.send(pending.map(toEvent));
+    } catch (error) {
+      const attempts = Math.max(...pending.map((row) => row.attempts)) + 1;
+      await executePrepared(sql`
+        update "job_events" set "attempts" = "attempts" + 1,
+          "next_attempt_at" = ${at(backoffMs(attempts))}::timestamptz,
+          "last_error" = ${error instanceof Error ? error.name : "Error"}
+        where "id" = any(${ids})`);
+      console.warn(`[jobs] sending ${pending.length} event(s) to Inngest failed; will retry`);
+      return 0;
+    }
+    await executePrepared(sql`
+      update "job_events" set "dispatched_at" = ${at(0)}::timestamptz where "id" = any(${ids})`);
+    return pending.length;
+  }
+
+  async function cleanup(): Promise<void> {
+    if (clock.now() - lastCleanup < 3_600_000) return;
+    lastCleanup = clock.now();
+    await executePrepared(sql`
+      delete from "job_events"
+      where "dispatched_at" is not null and "dispatched_at" < ${at(-KEEP_DISPATCHED_MS)}::timestamptz`);
+  }
+
+  async function drainAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const count =
+        delivery.kind === "embedded"
+          ? await drainEmbedded(delivery)
+          : await drainToInngest(delivery);
+      total += count;
+      if (count < batchSize) break;
+    }
+    await cleanup();
+    return total;
+  }
+
+  function drain(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drainAll().finally(() => {
+      running = null;
+      if (again && !stopped) {
+        again = false;
+        wake();
+      }
+    });
+    return running;
+  }
+
+  function wake(): void {
+    drain().catch((error: unknown) => console.error("[jobs] outbox pass failed:", error));
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      drain()
+        .catch((error: unknown) => console.error("[jobs] outbox pass failed:", error))
+        .finally(schedule);
+    }, pollIntervalMs);
+    timer.unref();
+  }
+
+  return {
+    drain,
+    wake,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      wake();
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running?.catch(() => 0);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// One short line from a conversation, for background work (a workstream's title, a recent-activity
+// line): the configured model's fast profile, or the offline model, which answers these tasks
+// from the member's salient words. The transcript is the only content sent; the result is one
+// plain line, cut to the caller's limits whatever the model says.
+import "server-only";
+import { generateText } from "ai";
+import { type OfflineTask, TRANSCRIPT_LABELS } from "./offline/tasks";
+import { resolveModel } from "./registry";
+
+export type TranscriptEntry =
+  | { role: "member" | "agent"; text: string }
+  | { role: "tools"; names: string[] };
+
+const INSTRUCTIONS: Record<OfflineTask, string> = {
+  title:
+    "You name conversations. Reply with a title of at most 6 words that says what the conversation is about. No quotes, no final punctuation, nothing else.",
+  activity:
+    "You write a member's activity feed. Reply with one line of at most 12 words, in the past tense, saying what happened in this exchange. Do not quote the member, do not copy bracketed commands, nothing else.",
+};
+
+/** Each entry on its own labelled line; newlines inside an entry become spaces. */
+export function writeTranscript(entries: TranscriptEntry[], maxChars = 6_000): string {
+  const lines = entries.map((entry) =>
+    entry.role === "tools"
+      ? `${TRANSCRIPT_LABELS.tools}: ${entry.names.join(", ")}`
+      : `${TRANSCRIPT_LABELS[entry.role]}: ${entry.text.replace(/\s+/gu, " ").trim()}`,
+  );
+  const transcript = lines.join("\n");
+  return transcript.length > maxChars ? transcript.slice(0, maxChars) : transcript;
+}
+
+/** A model's line made safe to show: one line, no wrapping quotes, at most `maxWords`/`maxChars`. */
+export function cleanLine(
+  raw: string,
+  { maxWords, maxChars }: { maxWords: number; maxChars: number },
+): string {
+  const line = raw
+    .replace(/\p{Cc}/gu, " ")
+    .replace(/\s+/gu, " ")
+    .trim()
+    .replace(/^["'“”‘’`*_#]+|["'“”‘’`*_]+$/gu, "")
+    .replace(/[.。!]+$/u, "")
+    .trim();
+  const words = line.split(" ").filter(Boolean).slice(0, maxWords).join(" ");
+  return [...words].length > maxChars ? [...words].slice(0, maxChars).join("").trimEnd() : words;
+}
+
+export async function generateShortText({
+  task,
+  transcript,
+  signal,
+}: {
+  task: OfflineTask;
+  transcript: string;
+  signal?: AbortSignal;
+}): Promise<string> {
+  const { model } = await resolveModel("fast");
+  const result = await generateText({
+    model,
+    instructions: INSTRUCTIONS[task],
+    prompt: transcript,
+    maxOutputTokens: 40,
+    abortSignal: signal,
+    providerOptions: { offline: { task } },
+  });
+  return result.text;
+}
