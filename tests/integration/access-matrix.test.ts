@@ -60,7 +60,24 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({}),
   },
   ...WORKSTREAM_ENTRIES,
+  // Inngest's endpoint is Inngest's, not a member's: no session is read. Without Inngest
+  // configured (as here) GET introspects and PUT/POST answer 404 `not_found:inngest`, "Inngest is
+  // not configured"; with it, the SDK refuses any call not signed with the signing key (401).
+  "GET /api/inngest": { expected: everyone(200), path: () => "/api/inngest" },
+  "PUT /api/inngest": { expected: everyone(404), path: () => "/api/inngest" },
+  "POST /api/inngest": {
+    expected: everyone(404),
+    path: () => "/api/inngest?fnId=workstreams-title-generation&stepId=step",
+    body: () => ({}),
+  },
 };
+
+function everyone(status: number): Record<Persona, number> {
+  return Object.fromEntries(PERSONAS.map((persona) => [persona, status])) as Record<
+    Persona,
+    number
+  >;
+}
 
 let testDb: TestDatabase;
 let server: AppServer;

@@ -126,29 +126,35 @@ describe("the live channel", () => {
 });
 
 describe("recent activity", () => {
-  it("W1 keeps one entry per workstream touched, newest first, written after each turn", async () => {
+  it("W1 T23 keeps one generated entry per workstream touched, newest first, never the member's words or triggers", async () => {
     const member = await signUp(server.url, "Activity Member");
     const first = await createGroup(member.client, "First");
     const second = await createGroup(member.client, "Second");
-    for (const [stream, text] of [
-      [first, "[echo] one"],
-      [second, "[echo] two"],
-      [first, "[echo] three"],
-    ] as const) {
+    const sent = [
+      [first, "[echo] Sketch the lighthouse restoration budget"],
+      [second, "[echo] Review harbor ferry schedules"],
+      [first, "[echo] Compare granite and limestone quotes"],
+    ] as const;
+    for (const [stream, text] of sent) {
       await readSse(await sendTo(member.client, stream.id, text));
       await waitIdle(member.client, stream.id);
     }
     const read = async () =>
       (await member.client.json<{ activity: ActivityEntry[] }>("/api/activity")).body.activity;
     let activity = await read();
-    for (let i = 0; i < 100 && activity[0]?.summary !== "[echo] three"; i++) {
+    for (let i = 0; i < 200 && !/granite/i.test(activity[0]?.summary ?? ""); i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       activity = await read();
     }
-    expect(activity.map((entry) => [entry.workstreamId, entry.summary])).toEqual([
-      [first.id, "[echo] three"],
-      [second.id, "[echo] two"],
-    ]);
+    expect(activity.map((entry) => entry.workstreamId)).toEqual([first.id, second.id]);
+    const [newest, older] = activity.map((entry) => entry.summary);
+    expect(newest).toMatch(/granite/i);
+    expect(newest).toMatch(/limestone/i);
+    expect(older).toMatch(/harbor|ferry/i);
+    for (const summary of [newest, older]) {
+      expect(summary).not.toContain("[");
+      expect(sent.map(([, text]) => text.replace("[echo] ", ""))).not.toContain(summary);
+    }
     const others = await colleague.client.json<{ activity: ActivityEntry[] }>("/api/activity");
     expect(others.body.activity.map((entry) => entry.workstreamId)).not.toContain(first.id);
     const bad = await member.client.json<{ error: { code: string } }>("/api/activity?limit=0");

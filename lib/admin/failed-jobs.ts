@@ -1,0 +1,62 @@
+// The admin console's failed-jobs view: background jobs of the organization that gave up after
+// their retries. Metadata only (which function, which workstream by title, attempts, the error's
+// code and sentence); there is no content in the record to show.
+import "server-only";
+import { and, desc, eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { failedJobs, workstreams } from "@/db/schema";
+import { JOBS } from "@/inngest/functions";
+
+export type FailedJob = {
+  id: string;
+  functionId: string;
+  /** The function's name, or its id when the function no longer exists. */
+  functionName: string;
+  workstreamId: string | null;
+  /** Null when the workstream was deleted since (or the job had none). */
+  workstreamTitle: string | null;
+  attempts: number;
+  errorCode: string;
+  errorMessage: string;
+  failedAt: string;
+};
+
+export const FAILED_JOBS_LIMIT = 50;
+
+export async function listFailedJobs({
+  organizationId,
+  limit = FAILED_JOBS_LIMIT,
+}: {
+  organizationId: string;
+  limit?: number;
+}): Promise<FailedJob[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: failedJobs.id,
+      functionId: failedJobs.functionId,
+      workstreamId: failedJobs.workstreamId,
+      workstreamTitle: workstreams.title,
+      attempts: failedJobs.attempts,
+      errorCode: failedJobs.errorCode,
+      errorMessage: failedJobs.errorMessage,
+      failedAt: failedJobs.failedAt,
+    })
+    .from(failedJobs)
+    .leftJoin(
+      workstreams,
+      and(
+        eq(workstreams.id, failedJobs.workstreamId),
+        eq(workstreams.organizationId, organizationId),
+      ),
+    )
+    .where(eq(failedJobs.organizationId, organizationId))
+    .orderBy(desc(failedJobs.failedAt))
+    .limit(limit);
+  const names = new Map(JOBS.map((job) => [job.id, job.name]));
+  return rows.map((row) => ({
+    ...row,
+    functionName: names.get(row.functionId) ?? row.functionId,
+    failedAt: row.failedAt.toISOString(),
+  }));
+}
