@@ -46,6 +46,7 @@ import { type BenchUser, signUpUser, signUpUsers } from "./lib/users";
 import { chatPageScripts, chatRouteWeight, ratio, timeToUsable } from "./scenarios/client";
 import { runConcurrency } from "./scenarios/concurrency";
 import { runHistory } from "./scenarios/history";
+import { runJobs } from "./scenarios/jobs";
 import { runOverhead } from "./scenarios/overhead";
 import { runSoak } from "./scenarios/soak";
 import { runStatements, type StatementSource } from "./scenarios/statements";
@@ -87,6 +88,7 @@ const results: Results = {
   statements: {},
   soak: {},
   history: {},
+  jobs: {},
   client: { status: "skipped" },
   goals: [],
   notes: [],
@@ -307,6 +309,16 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
         log(
           `${db}: overhead p50 ${r.overheadMs.p50} ms, p99 ${r.overheadMs.p99} ms, CPU/turn ${r.cpuPerTurnMs} ms`,
         );
+    }
+    if (wants("jobs") && Date.now() < softDeadline) {
+      log(`${db}: post-turn jobs over ${options.jobSamples} new group workstreams`);
+      results.jobs[db] = await runJobs({
+        baseUrl: server.url,
+        user: await signUpUser(server.url, `${db}-jobs`),
+        samples: options.jobSamples,
+        text: (i) => `Plan the harbor festival budget ${i} with the lighthouse volunteers`,
+        log,
+      });
     }
     if (wants("concurrency") && Date.now() < softDeadline) {
       log(`${db}: simultaneous turns`);

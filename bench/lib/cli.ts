@@ -8,6 +8,7 @@ export const SECTIONS = [
   "soak",
   "history",
   "client",
+  "jobs",
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 export type DbKind = "pglite" | "postgres";
@@ -46,6 +47,8 @@ export type Options = {
   concurrencyWords: number;
   chunkDelayMs: number;
   historyMessages: number;
+  /** New group workstreams, one turn each, whose title and activity jobs are timed. */
+  jobSamples: number;
   historyRequests: number;
   clientMessages: number[];
   clientRepeats: number;
@@ -60,7 +63,7 @@ export type Options = {
 
 const HELP = `npm run bench -- [flags]
 
-  --only=overhead,statements,concurrency,soak,history,client
+  --only=overhead,statements,concurrency,soak,history,client,jobs
                                                sections to run (default: all)
   --db=pglite,postgres                         database variants (default: both)
   --quick                                      ~2-minute smoke run (small counts)
@@ -134,6 +137,7 @@ export function parseOptions(argv: readonly string[]): Options {
     concurrencyWords: 7,
     chunkDelayMs: 0,
     historyMessages: quick ? 10_000 : 100_000,
+    jobSamples: quick ? 5 : 20,
     historyRequests: quick ? 50 : 200,
     clientMessages: [10, 10_000],
     clientRepeats: quick ? 1 : 3,

@@ -3,6 +3,7 @@
 import type { BundleWeight, FetchedWeight, UsableResult } from "../scenarios/client";
 import type { LevelResult } from "../scenarios/concurrency";
 import type { HistoryResult } from "../scenarios/history";
+import type { JobsResult } from "../scenarios/jobs";
 import type { OverheadResult } from "../scenarios/overhead";
 import type { SoakResult } from "../scenarios/soak";
 import type { StatementsResult } from "../scenarios/statements";
@@ -42,6 +43,7 @@ export type Results = {
     >
   >;
   history: Partial<Record<Variant, HistoryResult>>;
+  jobs: Partial<Record<Variant, JobsResult>>;
   client: {
     status: "ok" | "todo" | "skipped" | "failed";
     note?: string;
@@ -157,6 +159,15 @@ export function evaluateGoals(results: Results): Goal[] {
       goal: `${db}: history page p99 ≤ 10 ms (${history.messages.toLocaleString("en")} messages)`,
       measured: `${f(worst)} ms (worst of latest/middle/oldest)`,
       met: worst <= 10,
+    });
+  }
+  for (const db of ["pglite", "postgres"] as const) {
+    const jobs = results.jobs?.[db];
+    if (!jobs) continue;
+    goals.push({
+      goal: `${db}: turn end → title written (embedded runner, offline model) p50 ≤ 200 ms`,
+      measured: `${f(jobs.titleMs.p50)} ms (p90 ${f(jobs.titleMs.p90)}, ${jobs.samples} turns${jobs.missing ? `, ${jobs.missing} missing` : ""})`,
+      met: jobs.missing === 0 && jobs.titleMs.p50 <= 200,
     });
   }
   const client = results.client;
@@ -465,6 +476,25 @@ export function formatReport(results: Results): string {
           `${f(r.middle.p50, 2)} / ${f(r.middle.p99, 2)} ms`,
           `${f(r.oldest.p50, 2)} / ${f(r.oldest.p99, 2)} ms`,
           `${f(r.insertSec)} s`,
+        ]),
+      ),
+    );
+  }
+
+  const jobs = Object.entries(results.jobs ?? {}) as Array<[Variant, JobsResult]>;
+  if (jobs.length) {
+    out.push(
+      "\n5b. Post-turn jobs (embedded runner): turn end at the client → result on the live channel",
+    );
+    out.push(
+      table(
+        ["server", "turns", "title p50/p90/max", "activity line p50/p90/max", "missing"],
+        jobs.map(([variant, r]) => [
+          variant,
+          String(r.samples),
+          `${f(r.titleMs.p50)} / ${f(r.titleMs.p90)} / ${f(r.titleMs.max)} ms`,
+          `${f(r.activityMs.p50)} / ${f(r.activityMs.p90)} / ${f(r.activityMs.max)} ms`,
+          String(r.missing),
         ]),
       ),
     );
