@@ -44,11 +44,24 @@ function sendToInngest(events: JobEvent[]): Promise<void> {
     .then(() => undefined);
 }
 
+/**
+ * How long a send to Inngest holds its outbox rows before another process may send them again
+ * (a process killed mid-send leaves them claimed until then). A second send is harmless: Inngest
+ * de-duplicates by event id. Default 15 s, above the client's 10 s request timeout.
+ */
+function claimMsFromEnv(): number {
+  const raw = Number(process.env.WORKSTREAMS_OUTBOX_CLAIM_MS ?? "");
+  return Number.isInteger(raw) && raw > 0 ? raw : 15_000;
+}
+
 /** Starts the outbox sender (and, embedded, the runner). Once per process, after migrations. */
 export function startJobs(): void {
   if (state.outbox) return;
   if (jobEngineKind() === "inngest") {
-    state.outbox = createOutbox({ delivery: { kind: "inngest", send: sendToInngest } });
+    state.outbox = createOutbox({
+      delivery: { kind: "inngest", send: sendToInngest },
+      claimMs: claimMsFromEnv(),
+    });
   } else {
     const runner = createEmbeddedRunner({ functions: JOBS });
     state.runner = runner;

@@ -15,12 +15,18 @@ export type FakeInngest = {
   requests: InngestRequest[];
   /** While set, event sends answer this status. */
   failSendsWith: number | null;
+  /** While set, event sends get no answer at all (an Inngest that hangs). */
+  hangSends: boolean;
   close(): Promise<void>;
 };
 
 export async function startFakeInngest(): Promise<FakeInngest> {
   const requests: InngestRequest[] = [];
-  const fake: Omit<FakeInngest, "url" | "close"> = { requests, failSendsWith: null };
+  const fake: Omit<FakeInngest, "url" | "close"> = {
+    requests,
+    failSendsWith: null,
+    hangSends: false,
+  };
   const server: Server = createServer((req, res) => {
     let raw = "";
     req.on("data", (chunk: Buffer) => {
@@ -39,6 +45,7 @@ export async function startFakeInngest(): Promise<FakeInngest> {
       );
       requests.push({ method: req.method ?? "GET", path, headers, body });
       res.setHeader("content-type", "application/json");
+      if (path.startsWith("/e/") && fake.hangSends) return;
       if (path.startsWith("/e/")) {
         const status = fake.failSendsWith ?? 200;
         const events = Array.isArray(body) ? body : [body];

@@ -1,9 +1,12 @@
-// A whole server process for multi-process tests: start-up (migrations, lease loop, reaper) and
-// the app's route handlers on a port. Prints "LISTENING <url>" when ready.
-import { startServer } from "@/lib/server/startup";
+// A whole server process for multi-process tests: start-up (migrations, lease loop, reaper, the
+// domains' wiring and the job engine) and the app's route handlers on a port. Prints "LISTENING <url>" when ready.
+import { onStartup, startServer } from "@/lib/server/startup";
+import { wireDomains } from "@/lib/server/wiring";
 import { startAppServer } from "./app-server";
 
 try {
+  // As instrumentation.ts does: the domains (and the job engine) start after migrations.
+  onStartup(wireDomains);
   await startServer();
 } catch (error) {
   console.error(`STARTUP FAILED: ${error instanceof Error ? error.message : String(error)}`);

@@ -40,8 +40,9 @@ export function serverProcesses() {
   });
   return {
     env,
-    async start(): Promise<ChildServer> {
-      const child = await spawnServer(env);
+    /** A server on the shared database; `extra` adds settings for this process only. */
+    async start(extra: Record<string, string> = {}): Promise<ChildServer> {
+      const child = await spawnServer({ ...env, ...extra });
       children.push(child);
       return child;
     },
