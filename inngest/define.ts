@@ -90,7 +90,8 @@ export function durationMs(time: TimeStr): number {
 /** The value of a flow-control key for an event; null when the path holds nothing. */
 export function keyValue(key: EventKey | undefined, event: JobEvent): string | null {
   if (!key) return "";
-  let value: unknown = event;
+  // The key is written from the expression's root: "event.data.…".
+  let value: unknown = { event };
   for (const segment of key.split(".")) {
     if (value === null || typeof value !== "object") return null;
     value = (value as Record<string, unknown>)[segment];

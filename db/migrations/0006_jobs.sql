@@ -50,4 +50,7 @@ CREATE INDEX "failed_jobs_org_idx" ON "failed_jobs" USING btree ("organization_i
 CREATE INDEX "job_events_pending_idx" ON "job_events" USING btree ("next_attempt_at") WHERE "job_events"."dispatched_at" is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "jobs_function_event_idx" ON "jobs" USING btree ("function_id","event_id");--> statement-breakpoint
 CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("run_at") WHERE "jobs"."state" in ('queued', 'running');--> statement-breakpoint
-CREATE INDEX "jobs_debounce_idx" ON "jobs" USING btree ("function_id","debounce_key") WHERE "jobs"."state" = 'queued' and "jobs"."debounce_key" is not null;
+CREATE INDEX "jobs_debounce_idx" ON "jobs" USING btree ("function_id","debounce_key") WHERE "jobs"."state" = 'queued' and "jobs"."debounce_key" is not null;--> statement-breakpoint
+CREATE INDEX "jobs_concurrency_idx" ON "jobs" USING btree ("function_id","concurrency_key") WHERE "jobs"."state" = 'running' and "jobs"."concurrency_key" is not null;--> statement-breakpoint
+CREATE INDEX "jobs_throttle_idx" ON "jobs" USING btree ("function_id","throttle_key","started_at") WHERE "jobs"."throttle_key" is not null;--> statement-breakpoint
+CREATE INDEX "jobs_finished_idx" ON "jobs" USING btree ("finished_at") WHERE "jobs"."state" = 'completed';

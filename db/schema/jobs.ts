@@ -71,6 +71,15 @@ export const jobs = pgTable(
     index("jobs_debounce_idx")
       .on(t.functionId, t.debounceKey)
       .where(sql`${t.state} = 'queued' and ${t.debounceKey} is not null`),
+    // A claim counts the runs holding a key (concurrency) and the runs started in the period
+    // (throttle); the cleanup finds completed rows by age.
+    index("jobs_concurrency_idx")
+      .on(t.functionId, t.concurrencyKey)
+      .where(sql`${t.state} = 'running' and ${t.concurrencyKey} is not null`),
+    index("jobs_throttle_idx")
+      .on(t.functionId, t.throttleKey, t.startedAt)
+      .where(sql`${t.throttleKey} is not null`),
+    index("jobs_finished_idx").on(t.finishedAt).where(sql`${t.state} = 'completed'`),
   ],
 );
 

@@ -1,0 +1,161 @@
+// One claimed job, run to its outcome: its event checked against the trigger's schema, its
+// handler called with memoized steps while the lease is renewed, then completed, put back with a
+// backoff, or failed and handed to onFailure. No transaction is open while the handler runs.
+import "server-only";
+import type { z } from "zod";
+import type { Db } from "@/db/client";
+import { errorClass } from "@/lib/server/error-class";
+import type { AnyJobDefinition, JobEvent, JobStep, StepResult } from "../define";
+import { failureCode, type JobFailure } from "../failures";
+import {
+  completeJob,
+  type Fence,
+  failJob,
+  type JobRow,
+  renewLease,
+  retryJob,
+  saveStep,
+} from "./store";
+
+export type RunSettings = {
+  db: Db;
+  now: () => number;
+  owner: string;
+  leaseMs: number;
+  backoffMs: (attempt: number) => number;
+  onFailure: (failure: JobFailure) => Promise<void>;
+};
+
+/** The run's lease went to another claim: what it writes from now on is refused. */
+export class LeaseLostError extends Error {
+  constructor() {
+    super("The job's lease was taken over by another claim.");
+    this.name = "LeaseLostError";
+  }
+}
+
+/** Field paths and issue codes only: the values are the event's content. */
+function describeIssues(error: z.ZodError): string {
+  const issues = error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join(".") || "(root)"} ${issue.code}`);
+  return `refused: invalid event data (${issues.join(", ")})`;
+}
+
+export async function executeJob(
+  job: JobRow,
+  definition: AnyJobDefinition,
+  settings: RunSettings,
+): Promise<void> {
+  const { db, now, owner } = settings;
+  const fence: Fence = { id: job.id, owner, attempt: job.attempts };
+  const stored = job.event as JobEvent;
+
+  if (job.attempts > job.maxAttempts) {
+    // Its last attempt was claimed by a process that died before settling it.
+    await giveUp(job, stored, new Error("The job's last attempt did not finish."), settings);
+    return;
+  }
+
+  const parsed = definition.trigger.schema.safeParse(stored.data);
+  if (!parsed.success) {
+    console.warn(
+      `[jobs] ${definition.id} refused event ${stored.id}: its data does not match the event's schema`,
+    );
+    await failJob(db, fence, now(), describeIssues(parsed.error));
+    return;
+  }
+
+  let lost = false;
+  const renewal = setInterval(
+    () => {
+      renewLease(db, fence, now() + settings.leaseMs)
+        .then((renewed) => {
+          if (!renewed) lost = true;
+        })
+        .catch((error: unknown) => {
+          console.error(`[jobs] renewing the lease of ${job.id} failed (${errorClass(error)})`);
+        });
+    },
+    Math.max(1, Math.floor(settings.leaseMs / 3)),
+  );
+  renewal.unref();
+
+  const memo = { ...(job.steps as Record<string, unknown>) };
+  const calls = new Map<string, number>();
+  const step: JobStep = {
+    async run<T>(id: string, body: () => Promise<T> | T): Promise<StepResult<T>> {
+      // A step id used twice in one run is numbered, as Inngest does, so each keeps its result.
+      const seen = calls.get(id) ?? 0;
+      calls.set(id, seen + 1);
+      const key = seen === 0 ? id : `${id}:${seen}`;
+      if (Object.hasOwn(memo, key)) return memo[key] as StepResult<T>;
+      if (lost) throw new LeaseLostError();
+      const result = await body();
+      const json = (result === undefined ? undefined : JSON.stringify(result)) ?? "null";
+      if (!(await saveStep(db, fence, key, json))) {
+        lost = true;
+        throw new LeaseLostError();
+      }
+      // What a retry would get back from the stored JSON, so both runs see the same shape.
+      memo[key] = JSON.parse(json);
+      return memo[key] as StepResult<T>;
+    },
+  };
+
+  try {
+    await definition.handler({
+      event: { ...stored, data: parsed.data },
+      step,
+      runId: job.id,
+      attempt: job.attempts - 1,
+    });
+  } catch (error) {
+    clearInterval(renewal);
+    if (lost || error instanceof LeaseLostError) {
+      console.warn(`[jobs] ${definition.id} run ${job.id} lost its lease; its result is dropped`);
+      return;
+    }
+    if (job.attempts < job.maxAttempts) {
+      const { code } = failureCode(error);
+      const retried = await retryJob(db, fence, now() + settings.backoffMs(job.attempts), code);
+      if (retried) {
+        console.warn(
+          `[jobs] ${definition.id} run ${job.id} attempt ${job.attempts} failed (${code}, ${errorClass(error)}); it will be retried`,
+        );
+      }
+      return;
+    }
+    await giveUp(job, stored, error, settings);
+    return;
+  }
+  clearInterval(renewal);
+  if (!(await completeJob(db, fence, now()))) {
+    console.warn(`[jobs] ${definition.id} run ${job.id} lost its lease; its completion is refused`);
+  }
+}
+
+async function giveUp(
+  job: JobRow,
+  event: JobEvent,
+  error: unknown,
+  settings: RunSettings,
+): Promise<void> {
+  const fence: Fence = { id: job.id, owner: settings.owner, attempt: job.attempts };
+  const { code } = failureCode(error);
+  // Marked first, so a run whose lease was taken over never reports a failure it does not own.
+  if (!(await failJob(settings.db, fence, settings.now(), code))) return;
+  try {
+    await settings.onFailure({
+      functionId: job.functionId,
+      event,
+      runId: job.id,
+      attempts: Math.min(job.attempts, job.maxAttempts),
+      error,
+    });
+  } catch (failure) {
+    console.error(
+      `[jobs] recording the failure of ${job.functionId} run ${job.id} failed (${errorClass(failure)})`,
+    );
+  }
+}

@@ -1,0 +1,210 @@
+// The embedded engine: runs the declared background functions in the app server when no Inngest
+// is configured. Jobs are rows of `jobs` (so they survive a restart), claimed under a lease by
+// whichever server process polls first, run at least once with memoized steps, retried with
+// backoff and held back by the flow control their function declares.
+import "server-only";
+import { type Db, getDb } from "@/db/client";
+import { errorClass } from "@/lib/server/error-class";
+import { PROCESS_ID } from "@/lib/server/process-id";
+import type { AnyJobDefinition, JobEvent } from "../define";
+import { type JobFailure, recordJobFailure } from "../failures";
+import { executeJob } from "./execute";
+import { type FunctionPlan, planOf, retentionMs } from "./plan";
+import { claimJob, deleteCompleted, insertJobs, type JobRow } from "./store";
+
+export type Clock = { now(): number };
+
+export type EmbeddedRunnerOptions = {
+  functions: readonly AnyJobDefinition[];
+  /** Every time the runner writes or compares comes from it (tests move it by hand). */
+  clock?: Clock;
+  /** The lease owner written on claimed jobs; this server process's id by default. */
+  processId?: string;
+  /** How often to look for due jobs written by other processes or become due by time. */
+  pollIntervalMs?: number;
+  /** How long a claim holds without renewal; renewed every third of it while the job runs. */
+  leaseMs?: number;
+  /** The wait before retry number `attempt` (1 after the first failure). */
+  backoffMs?: (attempt: number) => number;
+  /** Called once for a job that exhausted its retries. */
+  onFailure?: (failure: JobFailure) => Promise<void>;
+  /** Jobs this process runs at once. */
+  maxRunning?: number;
+  /** The database; the process-wide one by default (tests give two runners two connections). */
+  db?: () => Promise<Db>;
+};
+
+export type EmbeddedRunner = {
+  /**
+   * Inserts one job per function whose trigger name matches each event, in the caller's
+   * transaction (or on its own); applies debounce; idempotent per (function, event id).
+   * Returns how many jobs were added.
+   */
+  enqueue(db: Db, events: JobEvent[]): Promise<number>;
+  /** Begins polling (timers do not keep the process alive). */
+  start(): void;
+  /** Stops polling and waits, for a bounded time, for the jobs running here to settle. */
+  stop(): Promise<void>;
+  /** Runs due jobs now (calls while a round runs are folded into it), e.g. after an enqueue. */
+  wake(): void;
+  /** Claims and runs every job due by the clock until none is claimable; returns how many ran. */
+  runDue(): Promise<number>;
+};
+
+const BASE_BACKOFF_MS = 2_000;
+const MAX_BACKOFF_MS = 10 * 60_000;
+const STOP_WAIT_MS = 10_000;
+const CLEANUP_EVERY_MS = 60 * 60_000;
+
+/** Exponential from 2 s, capped at 10 minutes, with jitter so failed jobs do not retry in step. */
+export function defaultBackoffMs(attempt: number): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRunner {
+  const definitions = new Map<string, AnyJobDefinition>();
+  for (const definition of options.functions) {
+    if (definitions.has(definition.id)) {
+      throw new Error(`Two background functions share the id "${definition.id}".`);
+    }
+    definitions.set(definition.id, definition);
+  }
+  const plans: FunctionPlan[] = options.functions.map(planOf);
+  const clock = options.clock ?? { now: () => Date.now() };
+  const owner = options.processId ?? PROCESS_ID;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const maxRunning = options.maxRunning ?? 8;
+  const database = options.db ?? getDb;
+  const settings = {
+    now: () => clock.now(),
+    owner,
+    leaseMs,
+    backoffMs: options.backoffMs ?? defaultBackoffMs,
+    onFailure: options.onFailure ?? recordJobFailure,
+  };
+
+  const running = new Set<Promise<void>>();
+  let draining: Promise<number> | undefined;
+  let woken = false;
+  let signal: () => void = () => {};
+  let stopped = false;
+  let polling = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastCleanup = Number.NEGATIVE_INFINITY;
+
+  /** A job settled or someone asked: the loop looks for claimable jobs again. */
+  const notify = () => {
+    woken = true;
+    const wakeUp = signal;
+    signal = () => {};
+    wakeUp();
+  };
+
+  function launch(job: JobRow, db: Db): void {
+    const definition = definitions.get(job.functionId);
+    if (!definition) return;
+    const run = executeJob(job, definition, { ...settings, db })
+      .catch((error: unknown) => {
+        // The job keeps its lease until it lapses, then it is claimed and run again.
+        console.error(
+          `[jobs] ${job.functionId} run ${job.id} could not settle (${errorClass(error)})`,
+        );
+      })
+      .finally(() => {
+        running.delete(run);
+        notify();
+      });
+    running.add(run);
+  }
+
+  /** Claims while there is room and something is due; waits for a settled job or a wake. */
+  async function drainLoop(): Promise<number> {
+    const db = await database();
+    let ran = 0;
+    for (;;) {
+      woken = false;
+      while (!stopped && running.size < maxRunning) {
+        const job = await claimJob(db, plans, owner, clock.now(), leaseMs);
+        if (!job) break;
+        ran++;
+        launch(job, db);
+      }
+      if (stopped) return ran;
+      if (woken) continue;
+      if (running.size === 0) return ran;
+      await new Promise<void>((resolve) => {
+        signal = resolve;
+      });
+    }
+  }
+
+  function drain(): Promise<number> {
+    if (draining) {
+      notify();
+      return draining;
+    }
+    const current = drainLoop().finally(() => {
+      draining = undefined;
+    });
+    draining = current;
+    return current;
+  }
+
+  async function cleanup(): Promise<void> {
+    const now = clock.now();
+    if (now - lastCleanup < CLEANUP_EVERY_MS) return;
+    lastCleanup = now;
+    await deleteCompleted(await database(), now - retentionMs(plans));
+  }
+
+  function schedule(): void {
+    if (!polling || stopped) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      runner.wake();
+      cleanup()
+        .catch((error: unknown) => {
+          console.error(`[jobs] deleting old completed jobs failed (${errorClass(error)})`);
+        })
+        .finally(schedule);
+    }, pollIntervalMs);
+    timer.unref();
+  }
+
+  const runner: EmbeddedRunner = {
+    enqueue: (db, events) => insertJobs(db, plans, events, clock.now()),
+    start() {
+      stopped = false;
+      if (polling) return;
+      polling = true;
+      runner.wake();
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      polling = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      notify();
+      let giveUp: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => {
+        giveUp = setTimeout(resolve, STOP_WAIT_MS);
+        giveUp.unref();
+      });
+      // A job still running after the bound keeps its lease until it lapses; another process
+      // (or this one, restarted) then runs it again.
+      await Promise.race([Promise.allSettled([...running, draining]), bound]);
+      clearTimeout(giveUp);
+    },
+    wake() {
+      if (stopped) return;
+      drain().catch((error: unknown) => {
+        console.error(`[jobs] claiming due jobs failed (${errorClass(error)})`);
+      });
+    },
+    runDue: () => (stopped ? Promise.resolve(0) : drain()),
+  };
+  return runner;
+}

@@ -1,0 +1,309 @@
+// The embedded runner's statements on the `jobs` table: enqueue (with debounce), claim (with
+// concurrency and throttle), and the writes of a running job, each fenced by its lease. Every
+// time written or compared here comes from the runner's clock, never the database's now(), so a
+// test's clock decides what is due.
+import "server-only";
+import { and, asc, desc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { jobs } from "@/db/schema";
+import type { JobEvent } from "../define";
+import { type FunctionPlan, keysOf } from "./plan";
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * Who may write a running job: the lease owner of one claim. The attempt number tells two claims
+ * by the same process apart (its lease lapsed while it stalled, and it claimed the job again).
+ */
+export type Fence = { id: string; owner: string; attempt: number };
+
+// Advisory lock classes (the two-key form, a space apart from the app's one-key locks).
+const CLAIM_LOCK = 0x6a6f6273; // "jobs"
+const DEBOUNCE_LOCK = 0x6a646262;
+
+/** The last_error of a row a newer event took the place of (it never runs). */
+export const DEBOUNCED = "debounced";
+
+const at = (ms: number): SQL => sql`${new Date(ms).toISOString()}::timestamptz`;
+
+/** Inserts the jobs `events` start; returns how many will run (duplicates and absorbed ones not). */
+export async function insertJobs(
+  db: Db,
+  plans: readonly FunctionPlan[],
+  events: readonly JobEvent[],
+  now: number,
+): Promise<number> {
+  const plain: JobInsert[] = [];
+  const debounced: { plan: FunctionPlan; event: JobEvent; key: string }[] = [];
+  for (const event of events) {
+    for (const plan of plans) {
+      if (plan.eventName !== event.name) continue;
+      const keys = keysOf(plan, event);
+      if (plan.debounce && keys.debounceKey !== null) {
+        debounced.push({ plan, event, key: keys.debounceKey });
+        continue;
+      }
+      plain.push(jobRow(plan, event, now, now, keys));
+    }
+  }
+  let count = 0;
+  if (plain.length > 0) {
+    const inserted = await db
+      .insert(jobs)
+      .values(plain)
+      .onConflictDoNothing({ target: [jobs.functionId, jobs.eventId] })
+      .returning({ id: jobs.id });
+    count += inserted.length;
+  }
+  for (const { plan, event, key } of debounced) {
+    // A savepoint inside the caller's transaction, or a transaction of its own.
+    count += await db.transaction((tx) => debounce(tx, plan, event, key, now));
+  }
+  return count;
+}
+
+type JobInsert = typeof jobs.$inferInsert;
+
+function jobRow(
+  plan: FunctionPlan,
+  event: JobEvent,
+  now: number,
+  runAt: number,
+  fields: Partial<JobInsert>,
+): JobInsert {
+  return {
+    ...fields,
+    id: crypto.randomUUID(),
+    functionId: plan.id,
+    eventId: event.id,
+    event: { id: event.id, name: event.name, data: event.data, ts: event.ts },
+    maxAttempts: plan.maxAttempts,
+    runAt: new Date(runAt),
+    createdAt: new Date(now),
+  };
+}
+
+/**
+ * Each event gets its own row (so a re-sent event is recognised by the unique index); a queued,
+ * never-started job of the same function and key is closed as absorbed, and the new row runs
+ * `period` after this event, but never later than `timeout` after the first event absorbed.
+ */
+async function debounce(
+  tx: Db,
+  plan: FunctionPlan,
+  event: JobEvent,
+  key: string,
+  now: number,
+): Promise<number> {
+  const settings = plan.debounce;
+  if (!settings) return 0;
+  // Two enqueues of one key at once would each find no queued job and both insert one: they
+  // take turns until the caller's transaction ends.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${DEBOUNCE_LOCK}, hashtext(${`${plan.id}:${key}`}))`,
+  );
+  const [prior] = await tx
+    .select({ id: jobs.id, event: jobs.event, deadline: jobs.debounceDeadline })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.functionId, plan.id),
+        eq(jobs.debounceKey, key),
+        eq(jobs.state, "queued"),
+        eq(jobs.attempts, 0),
+      ),
+    )
+    .orderBy(desc(jobs.createdAt))
+    .limit(1)
+    .for("update");
+  const keys = keysOf(plan, event);
+  // An event older than the one waiting (sent out of order) is absorbed without replacing it.
+  if (prior && eventTs(prior.event) > event.ts) {
+    const row = jobRow(plan, event, now, now, {
+      ...keys,
+      state: "completed",
+      lastError: DEBOUNCED,
+      finishedAt: new Date(now),
+    });
+    await tx.insert(jobs).values(row).onConflictDoNothing();
+    return 0;
+  }
+  const deadline =
+    prior?.deadline?.getTime() ??
+    (settings.timeoutMs === undefined ? null : now + settings.timeoutMs);
+  const runAt = Math.min(now + settings.periodMs, deadline ?? Number.POSITIVE_INFINITY);
+  const inserted = await tx
+    .insert(jobs)
+    .values(
+      jobRow(plan, event, now, runAt, {
+        ...keys,
+        debounceDeadline: deadline === null ? null : new Date(deadline),
+      }),
+    )
+    .onConflictDoNothing({ target: [jobs.functionId, jobs.eventId] })
+    .returning({ id: jobs.id });
+  if (inserted.length === 0) return 0;
+  if (prior) {
+    await tx
+      .update(jobs)
+      .set({ state: "completed", lastError: DEBOUNCED, finishedAt: new Date(now) })
+      .where(eq(jobs.id, prior.id));
+  }
+  return 1;
+}
+
+function eventTs(event: unknown): number {
+  const ts = (event as { ts?: unknown } | null)?.ts;
+  return typeof ts === "number" ? ts : 0;
+}
+
+// Other rows of `jobs`, counted against the candidate row.
+const holder = alias(jobs, "holder");
+const started = alias(jobs, "started");
+const from = (name: "holder" | "started") => sql`${jobs} as ${sql.identifier(name)}`;
+
+/** Whether the flow control of `plan` lets the candidate row start now. */
+function flowAllows(plan: FunctionPlan, now: number): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (plan.concurrency) {
+    conditions.push(sql`(${jobs.concurrencyKey} is null or (
+      select count(*) from ${from("holder")}
+      where ${holder.functionId} = ${jobs.functionId}
+        and ${holder.concurrencyKey} = ${jobs.concurrencyKey}
+        and ${holder.state} = 'running' and ${holder.leaseExpiresAt} > ${at(now)}
+    ) < ${plan.concurrency.limit})`);
+  }
+  if (plan.throttle) {
+    // Throttle gates the start of a run, as Inngest's does; its retries are not held back.
+    conditions.push(sql`(${jobs.attempts} > 0 or ${jobs.throttleKey} is null or (
+      select count(*) from ${from("started")}
+      where ${started.functionId} = ${jobs.functionId}
+        and ${started.throttleKey} = ${jobs.throttleKey}
+        and ${started.startedAt} > ${at(now - plan.throttle.periodMs)}
+    ) < ${plan.throttle.limit})`);
+  }
+  return and(eq(jobs.functionId, plan.id), ...conditions);
+}
+
+/**
+ * Claims the next due job of a known function whose flow control lets it start, or null. Queued
+ * jobs are due at run_at; running ones whose lease lapsed (their process died) are due again.
+ */
+export async function claimJob(
+  db: Db,
+  plans: readonly FunctionPlan[],
+  owner: string,
+  now: number,
+  leaseMs: number,
+): Promise<JobRow | null> {
+  if (plans.length === 0) return null;
+  return db.transaction(async (tx) => {
+    // Concurrency and throttle are counts of other rows: two processes counting at once would
+    // both see room for one more and both start. Claims therefore take turns, across processes,
+    // on one transaction-scoped lock; a claim is one short statement pair, so the wait is short.
+    // SKIP LOCKED still passes over a row an enqueue is absorbing into a newer one.
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK}, 0)`);
+    const [candidate] = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        and(
+          inArray(jobs.state, ["queued", "running"]),
+          lte(jobs.runAt, new Date(now)),
+          or(
+            eq(jobs.state, "queued"),
+            and(eq(jobs.state, "running"), lte(jobs.leaseExpiresAt, new Date(now))),
+          ),
+          or(...plans.map((plan) => flowAllows(plan, now))),
+        ),
+      )
+      .orderBy(asc(jobs.runAt), asc(jobs.createdAt), asc(jobs.id))
+      .limit(1)
+      .for("update", { of: jobs, skipLocked: true });
+    if (!candidate) return null;
+    const [claimed] = await tx
+      .update(jobs)
+      .set({
+        state: "running",
+        leaseOwner: owner,
+        leaseExpiresAt: new Date(now + leaseMs),
+        attempts: sql`${jobs.attempts} + 1`,
+        // The run's first start: what a throttle counts.
+        startedAt: sql`coalesce(${jobs.startedAt}, ${at(now)})`,
+      })
+      .where(eq(jobs.id, candidate.id))
+      .returning();
+    return claimed ?? null;
+  });
+}
+
+function fenced(fence: Fence): SQL | undefined {
+  return and(
+    eq(jobs.id, fence.id),
+    eq(jobs.state, "running"),
+    eq(jobs.leaseOwner, fence.owner),
+    eq(jobs.attempts, fence.attempt),
+  );
+}
+
+async function updateFenced(db: Db, fence: Fence, set: Partial<JobInsert>): Promise<boolean> {
+  const rows = await db.update(jobs).set(set).where(fenced(fence)).returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/** Stores a finished step's result; false when the lease is no longer this run's. */
+export async function saveStep(
+  db: Db,
+  fence: Fence,
+  stepId: string,
+  json: string,
+): Promise<boolean> {
+  return updateFenced(db, fence, {
+    steps: sql`${jobs.steps} || jsonb_build_object(${stepId}::text, ${json}::jsonb)`,
+  });
+}
+
+export function renewLease(db: Db, fence: Fence, until: number): Promise<boolean> {
+  return updateFenced(db, fence, { leaseExpiresAt: new Date(until) });
+}
+
+const released = { leaseOwner: null, leaseExpiresAt: null } as const;
+
+export function completeJob(db: Db, fence: Fence, now: number): Promise<boolean> {
+  return updateFenced(db, fence, {
+    ...released,
+    state: "completed",
+    finishedAt: new Date(now),
+    lastError: null,
+  });
+}
+
+export function retryJob(db: Db, fence: Fence, runAt: number, code: string): Promise<boolean> {
+  return updateFenced(db, fence, {
+    ...released,
+    state: "queued",
+    runAt: new Date(runAt),
+    lastError: code,
+  });
+}
+
+export function failJob(db: Db, fence: Fence, now: number, lastError: string): Promise<boolean> {
+  return updateFenced(db, fence, {
+    ...released,
+    state: "failed",
+    finishedAt: new Date(now),
+    lastError,
+  });
+}
+
+/** Deletes a batch of completed rows finished before `before`; returns how many. */
+export async function deleteCompleted(db: Db, before: number, batch = 1000): Promise<number> {
+  const old = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.state, "completed"), lt(jobs.finishedAt, new Date(before))))
+    .limit(batch);
+  const deleted = await db.delete(jobs).where(inArray(jobs.id, old)).returning({ id: jobs.id });
+  return deleted.length;
+}

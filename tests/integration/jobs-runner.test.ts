@@ -1,0 +1,421 @@
+// The embedded job runner against the database, with a clock the test moves by hand: what is due
+// runs and what is not waits, flow control holds, steps are memoized across retries, a job that
+// gives up is recorded without its content, a bad event is refused, and jobs outlive a runner.
+import { and, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { failedJobs, jobs } from "@/db/schema";
+import {
+  type AnyJobDefinition,
+  defineEvent,
+  defineJob,
+  type FlowControl,
+  type JobContext,
+  type JobEvent,
+} from "@/inngest/define";
+import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/runner";
+import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+
+let testDb: TestDatabase;
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+});
+afterAll(async () => {
+  await releaseTestDatabase(testDb);
+});
+
+const runners: EmbeddedRunner[] = [];
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((runner) => runner.stop()));
+  vi.restoreAllMocks();
+});
+
+type Data = { key?: string; note: string };
+const schema = z.object({ key: z.string().optional(), note: z.string() });
+
+function fakeClock(start = Date.UTC(2026, 10, 23, 12)) {
+  let now = start;
+  return {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+let sequence = 0;
+/** A function on its own event name, so the tests of this file never run each other's jobs. */
+function testFunction(
+  flow: FlowControl,
+  handler: (context: JobContext<Data>) => Promise<unknown>,
+): AnyJobDefinition {
+  const name = `test/j2-${++sequence}`;
+  return defineJob<Data>({
+    id: `j2-fn-${sequence}`,
+    name: `J2 test function ${sequence}`,
+    trigger: defineEvent(name, schema),
+    flow,
+    handler,
+  });
+}
+
+function eventFor(fn: AnyJobDefinition, data: unknown, ts = Date.now()): JobEvent {
+  return { id: crypto.randomUUID(), name: fn.trigger.name, data, ts };
+}
+
+function runnerFor(
+  fn: AnyJobDefinition,
+  clock: { now(): number },
+  options: { processId?: string; backoffMs?: (attempt: number) => number } = {},
+): EmbeddedRunner {
+  const runner = createEmbeddedRunner({
+    functions: [fn],
+    clock,
+    processId: options.processId ?? "j2-runner",
+    backoffMs: options.backoffMs ?? (() => 60_000),
+  });
+  runners.push(runner);
+  return runner;
+}
+
+async function enqueue(runner: EmbeddedRunner, ...events: JobEvent[]): Promise<number> {
+  return runner.enqueue(await getDb(), events);
+}
+
+async function jobsOf(fn: AnyJobDefinition) {
+  const db = await getDb();
+  return db.select().from(jobs).where(eq(jobs.functionId, fn.id));
+}
+
+function gate() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+describe("embedded runner", () => {
+  it("J2 a backed-off job does not run before its time and runs after it", async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    const fn = testFunction({ retries: 1 }, async () => {
+      calls++;
+      if (calls === 1) throw new Error("first attempt fails");
+    });
+    const runner = runnerFor(fn, clock, { backoffMs: () => 5_000 });
+    await enqueue(runner, eventFor(fn, { note: "hello" }));
+
+    expect(await runner.runDue()).toBe(1);
+    clock.advance(4_999);
+    expect(await runner.runDue()).toBe(0);
+    expect(calls).toBe(1);
+    clock.advance(1);
+    expect(await runner.runDue()).toBe(1);
+    expect(calls).toBe(2);
+    const [job] = await jobsOf(fn);
+    expect(job).toMatchObject({ state: "completed", attempts: 2, leaseOwner: null });
+  });
+
+  it("J2 enqueueing one event twice adds one job", async () => {
+    const clock = fakeClock();
+    const fn = testFunction({}, async () => {});
+    const runner = runnerFor(fn, clock);
+    const event = eventFor(fn, { note: "once" });
+    expect(await enqueue(runner, event)).toBe(1);
+    expect(await enqueue(runner, event)).toBe(0);
+    expect(await runner.runDue()).toBe(1);
+    expect(await enqueue(runner, event)).toBe(0);
+    expect(await runner.runDue()).toBe(0);
+    expect(await jobsOf(fn)).toHaveLength(1);
+  });
+
+  it("J2 debounce: three events within the period run once, with the latest event", async () => {
+    const clock = fakeClock();
+    const seen: string[] = [];
+    const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
+      seen.push(c.event.data.note);
+    });
+    const runner = runnerFor(fn, clock);
+    for (const note of ["first", "second", "third"]) {
+      await enqueue(runner, eventFor(fn, { key: "k", note }, clock.now()));
+      expect(await runner.runDue()).toBe(0);
+      clock.advance(3_000);
+    }
+    // The last event came 3 s ago: the run is due 10 s after it.
+    clock.advance(6_999);
+    expect(await runner.runDue()).toBe(0);
+    clock.advance(1);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual(["third"]);
+    // An event without the key is not debounced: it runs at once.
+    await enqueue(runner, eventFor(fn, { note: "keyless" }, clock.now()));
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual(["third", "keyless"]);
+  });
+
+  it("J2 debounce: the timeout caps how long events can push the run back", async () => {
+    const clock = fakeClock();
+    const seen: string[] = [];
+    const fn = testFunction(
+      { debounce: { key: "event.data.key", period: "10s", timeout: "30s" } },
+      async (c) => {
+        seen.push(c.event.data.note);
+      },
+    );
+    const runner = runnerFor(fn, clock);
+    for (const note of ["a", "b", "c", "d"]) {
+      if (note !== "a") clock.advance(8_000);
+      await enqueue(runner, eventFor(fn, { key: "k", note }, clock.now()));
+      expect(await runner.runDue()).toBe(0);
+    }
+    // Events at 0, 8, 16 and 24 s: without the cap the run would wait until 34 s; it runs at 30 s.
+    clock.advance(5_999);
+    expect(await runner.runDue()).toBe(0);
+    clock.advance(1);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual(["d"]);
+  });
+
+  it("J2 throttle: 2 per 10 s, five events: two run now, the rest as the clock moves", async () => {
+    const clock = fakeClock();
+    const seen: string[] = [];
+    const fn = testFunction(
+      { throttle: { key: "event.data.key", limit: 2, period: "10s" } },
+      async (c) => {
+        seen.push(c.event.data.note);
+      },
+    );
+    const runner = runnerFor(fn, clock);
+    for (const note of ["1", "2", "3", "4", "5"]) {
+      await enqueue(runner, eventFor(fn, { key: "k", note }, clock.now()));
+      clock.advance(1);
+    }
+    expect(await runner.runDue()).toBe(2);
+    expect(await runner.runDue()).toBe(0);
+    clock.advance(5_000);
+    expect(await runner.runDue()).toBe(0);
+    clock.advance(5_000);
+    expect(await runner.runDue()).toBe(2);
+    clock.advance(10_000);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen.toSorted()).toEqual(["1", "2", "3", "4", "5"]);
+    expect((await jobsOf(fn)).every((job) => job.state === "completed")).toBe(true);
+  });
+
+  it("J2 concurrency 1 per key: one key's jobs never overlap, different keys' do", async () => {
+    const clock = fakeClock();
+    const running = new Map<string, number>();
+    let most = { perKey: 0, total: 0 };
+    const started: string[] = [];
+    const release = gate();
+    const fn = testFunction({ concurrency: { key: "event.data.key", limit: 1 } }, async (c) => {
+      const key = c.event.data.key ?? "";
+      started.push(c.event.data.note);
+      running.set(key, (running.get(key) ?? 0) + 1);
+      const total = [...running.values()].reduce((sum, n) => sum + n, 0);
+      most = {
+        perKey: Math.max(most.perKey, running.get(key) ?? 0),
+        total: Math.max(most.total, total),
+      };
+      await release.opened;
+      running.set(key, (running.get(key) ?? 0) - 1);
+    });
+    const runner = runnerFor(fn, clock);
+    await enqueue(
+      runner,
+      eventFor(fn, { key: "a", note: "a1" }),
+      eventFor(fn, { key: "a", note: "a2" }),
+      eventFor(fn, { key: "b", note: "b1" }),
+    );
+    const done = runner.runDue();
+    // One job of each key starts; the second of key "a" waits for the first.
+    await vi.waitFor(() => expect(started).toHaveLength(2));
+    expect(started.filter((note) => note.startsWith("a"))).toHaveLength(1);
+    expect(started).toContain("b1");
+    release.open();
+    expect(await done).toBe(3);
+    expect(most).toEqual({ perKey: 1, total: 2 });
+  });
+
+  it("J2 a handler failing twice then succeeding runs 3 times and its first step once", async () => {
+    const clock = fakeClock();
+    let runs = 0;
+    let firstStep = 0;
+    const results: unknown[] = [];
+    const fn = testFunction({ retries: 3 }, async ({ step, attempt }) => {
+      runs++;
+      const stored = await step.run("first", () => {
+        firstStep++;
+        return { at: attempt, nothing: undefined };
+      });
+      results.push(stored);
+      if (attempt < 2) throw new Error("not yet");
+    });
+    const runner = runnerFor(fn, clock, { backoffMs: () => 1_000 });
+    await enqueue(runner, eventFor(fn, { note: "retry me" }));
+    for (let round = 0; round < 3; round++) {
+      expect(await runner.runDue()).toBe(1);
+      clock.advance(1_000);
+    }
+    expect(await runner.runDue()).toBe(0);
+    expect({ runs, firstStep }).toEqual({ runs: 3, firstStep: 1 });
+    // Every attempt sees the stored JSON: the first attempt's result, undefined fields dropped.
+    expect(results).toStrictEqual([{ at: 0 }, { at: 0 }, { at: 0 }]);
+    const [job] = await jobsOf(fn);
+    expect(job).toMatchObject({ state: "completed", attempts: 3, steps: { first: { at: 0 } } });
+  });
+
+  it("J2 a handler that always fails ends failed with one failed_jobs row of metadata only", async () => {
+    const clock = fakeClock();
+    const secret = "the-member-wrote-this-secret";
+    let runs = 0;
+    const fn = testFunction({ retries: 1 }, async () => {
+      runs++;
+      throw new Error(`boom ${secret}`);
+    });
+    const runner = runnerFor(fn, clock, { backoffMs: () => 0 });
+    const event = eventFor(fn, { note: secret });
+    await enqueue(runner, event);
+    expect(await runner.runDue()).toBe(2);
+    expect(runs).toBe(2);
+    const [job] = await jobsOf(fn);
+    expect(job).toMatchObject({ state: "failed", attempts: 2, lastError: "job:failed" });
+    const db = await getDb();
+    const failures = await db.select().from(failedJobs).where(eq(failedJobs.functionId, fn.id));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ eventId: event.id, runId: job?.id, attempts: 2 });
+    expect(JSON.stringify(failures)).not.toContain(secret);
+    expect(job?.lastError).not.toContain(secret);
+  });
+
+  it("J2 a bad event is refused: logged by function and id, nothing written, no failure row", async () => {
+    const clock = fakeClock();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    let runs = 0;
+    const fn = testFunction({ retries: 2 }, async ({ step }) => {
+      runs++;
+      await step.run("write", () => "written");
+    });
+    const runner = runnerFor(fn, clock, { backoffMs: () => 0 });
+    const content = "private words of a member";
+    const event = eventFor(fn, { note: 42, key: content });
+    await enqueue(runner, event);
+    expect(await runner.runDue()).toBe(1);
+    expect(runs).toBe(0);
+    const [job] = await jobsOf(fn);
+    expect(job).toMatchObject({ state: "failed", attempts: 1, steps: {} });
+    expect(job?.lastError).toMatch(/^refused: /);
+    expect(job?.lastError).not.toContain(content);
+    const db = await getDb();
+    expect(await db.select().from(failedJobs).where(eq(failedJobs.functionId, fn.id))).toEqual([]);
+    const logged = warn.mock.calls.map((call) => String(call[0])).join("\n");
+    expect(logged).toContain(fn.id);
+    expect(logged).toContain(event.id);
+    expect(logged).not.toContain(content);
+  });
+
+  it("J2 a pending job survives its runner: a new runner runs it", async () => {
+    const clock = fakeClock();
+    let runs = 0;
+    const fn = testFunction({}, async () => {
+      runs++;
+    });
+    const first = runnerFor(fn, clock, { processId: "j2-before-restart" });
+    await enqueue(first, eventFor(fn, { note: "later" }));
+    await first.stop();
+    const second = runnerFor(fn, clock, { processId: "j2-after-restart" });
+    expect(await second.runDue()).toBe(1);
+    expect(runs).toBe(1);
+    const [job] = await jobsOf(fn);
+    expect(job?.state).toBe("completed");
+  });
+
+  it("J2 an expired lease is taken over; the old owner's writes and completion are refused", async () => {
+    const clock = fakeClock();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const stalled = gate();
+    const inOldRun = gate();
+    const ownerStepRuns: string[] = [];
+    // One function, as each of two server processes has it: the handler says which one ran.
+    const trigger = defineEvent(`test/j2-lease-${++sequence}`, schema);
+    const inProcess = (who: "old" | "new") =>
+      defineJob<Data>({
+        id: `j2-lease-${sequence}`,
+        name: "J2 lease test",
+        trigger,
+        flow: {},
+        handler: async ({ step }) => {
+          await step.run("owner", () => {
+            ownerStepRuns.push(who);
+            return who;
+          });
+          if (who === "old") {
+            inOldRun.open();
+            await stalled.opened;
+          }
+          await step.run("last", () => who);
+        },
+      });
+    const oldFn = inProcess("old");
+    const old = runnerFor(oldFn, clock, { processId: "j2-old-owner" });
+    const next = runnerFor(inProcess("new"), clock, { processId: "j2-new-owner" });
+    await enqueue(old, eventFor(oldFn, { note: "contested" }));
+
+    const oldRun = old.runDue();
+    await inOldRun.opened;
+    // The old owner stalls past its lease (it would have renewed it had it been alive).
+    clock.advance(30_001);
+    expect(await next.runDue()).toBe(1);
+    const [taken] = await jobsOf(oldFn);
+    expect(taken).toMatchObject({
+      state: "completed",
+      attempts: 2,
+      leaseOwner: null,
+      steps: { owner: "old", last: "new" },
+    });
+    // The new owner got the old owner's stored result instead of running that step again.
+    expect(ownerStepRuns).toEqual(["old"]);
+
+    stalled.open();
+    expect(await oldRun).toBe(1);
+    const [after] = await jobsOf(oldFn);
+    expect(after).toEqual(taken);
+    expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).toContain("lost its lease");
+    const db = await getDb();
+    expect(await db.select().from(failedJobs).where(eq(failedJobs.functionId, oldFn.id))).toEqual(
+      [],
+    );
+  });
+
+  it("J2 the old completed rows are cleaned up, the recent and pending ones kept", async () => {
+    const clock = fakeClock();
+    const fn = testFunction({}, async () => {});
+    const runner = createEmbeddedRunner({
+      functions: [fn],
+      clock,
+      processId: "j2-cleanup",
+      pollIntervalMs: 5,
+    });
+    runners.push(runner);
+    await enqueue(runner, eventFor(fn, { note: "old" }));
+    expect(await runner.runDue()).toBe(1);
+    clock.advance(86_400_000 + 1);
+    const recent = eventFor(fn, { note: "recent" });
+    await enqueue(runner, recent);
+    expect(await runner.runDue()).toBe(1);
+    // A job not due yet: kept whatever its age.
+    const pending = eventFor(fn, { note: "pending" });
+    await enqueue(runner, pending);
+    const db = await getDb();
+    await db
+      .update(jobs)
+      .set({ runAt: new Date(clock.now() + 3_600_000) })
+      .where(and(eq(jobs.functionId, fn.id), eq(jobs.eventId, pending.id)));
+    runner.start();
+    await vi.waitFor(async () => expect(await jobsOf(fn)).toHaveLength(2));
+    const left = (await jobsOf(fn)).map((job) => job.eventId).toSorted();
+    expect(left).toEqual([recent.id, pending.id].toSorted());
+  });
+});
