@@ -3,7 +3,7 @@
 // whichever server process polls first, run at least once with memoized steps, retried with
 // backoff and held back by the flow control their function declares.
 import "server-only";
-import { type Db, getDb } from "@/db/client";
+import { type Db, getDb, type Tx } from "@/db/client";
 import { errorClass } from "@/lib/server/error-class";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import type { AnyJobDefinition, JobEvent } from "../define";
@@ -40,7 +40,7 @@ export type EmbeddedRunner = {
    * transaction (or on its own); applies debounce; idempotent per (function, event id).
    * Returns how many jobs were added.
    */
-  enqueue(db: Db, events: JobEvent[]): Promise<number>;
+  enqueue(db: Db | Tx, events: JobEvent[]): Promise<number>;
   /** Begins polling (timers do not keep the process alive). */
   start(): void;
   /** Stops polling and waits, for a bounded time, for the jobs running here to settle. */

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type DatabaseHandle, type Db, openDatabase } from "@/db/client";
 import { jobs } from "@/db/schema";
-import { defineEvent, defineJob, type JobEvent } from "@/inngest/define";
+import {
+  type AnyJobDefinition,
+  defineEvent,
+  defineJob,
+  type FlowControl,
+  type JobEvent,
+} from "@/inngest/define";
 import { createEmbeddedRunner } from "@/inngest/runner";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
@@ -100,5 +106,83 @@ describe("embedded runners on two connections", () => {
       effects: count(effects),
       completed: count(completed),
     }).toEqual({ starts: 200, started: 200, effects: 200, completed: 200 });
+  });
+
+  it("J2 flow control holds across two runners: concurrency 1 per key, throttle 3 per period", async () => {
+    const clock = { now: () => Date.UTC(2026, 10, 23, 12) };
+    const trigger = defineEvent("test/j2-flow", z.object({ key: z.string(), n: z.number() }));
+    const declare = (id: string, flow: FlowControl, owner: string, db: Db): AnyJobDefinition =>
+      defineJob({
+        id,
+        name: `J2 ${id}`,
+        trigger,
+        flow,
+        handler: async ({ event, runId }) => {
+          const limited = flow.concurrency !== undefined;
+          const key = event.data.key;
+          if (limited) {
+            holding.set(key, (holding.get(key) ?? 0) + 1);
+            most.set(key, Math.max(most.get(key) ?? 0, holding.get(key) ?? 0));
+          }
+          try {
+            // A round trip on this runner's own connection, while the other one claims.
+            await db.execute(
+              sql`insert into j2_starts (job_id, owner) values (${runId}, ${owner})`,
+            );
+          } finally {
+            if (limited) holding.set(key, (holding.get(key) ?? 1) - 1);
+          }
+        },
+      });
+    // Runs of the concurrency-limited function at once, by key (now and at most).
+    const holding = new Map<string, number>();
+    const most = new Map<string, number>();
+    const inProcess = (owner: string, db: Db) =>
+      createEmbeddedRunner({
+        functions: [
+          declare(
+            "j2-one-at-a-time",
+            { concurrency: { key: "event.data.key", limit: 1 } },
+            owner,
+            db,
+          ),
+          declare(
+            "j2-three-per-minute",
+            { throttle: { key: "event.data.key", limit: 3, period: "1m" } },
+            owner,
+            db,
+          ),
+        ],
+        clock,
+        processId: `j2-flow-${owner}`,
+        db: async () => db,
+      });
+    const a = inProcess("a", testDb.handle.db);
+    const b = inProcess("b", second.db);
+    const events: JobEvent[] = Array.from({ length: 20 }, (_, n) => ({
+      id: `j2-flow-${n}`,
+      name: trigger.name,
+      data: { key: n % 2 === 0 ? "even" : "odd", n },
+      ts: clock.now(),
+    }));
+    // Each event starts both functions.
+    expect(await a.enqueue(testDb.handle.db, events)).toBe(40);
+
+    const [ranA, ranB] = await Promise.all([a.runDue(), b.runDue()]);
+    await Promise.all([a.stop(), b.stop()]);
+
+    // Every concurrency-limited job ran, one per key at a time; the throttled ones started three
+    // per key (the clock does not move), the rest wait.
+    expect(ranA + ranB).toBe(20 + 6);
+    expect(Object.fromEntries(most)).toEqual({ even: 1, odd: 1 });
+    const throttled = await testDb.handle.db.execute(sql`
+      select ${jobs.state} as state, ${jobs.throttleKey} as key, count(*) as n from ${jobs}
+      where ${jobs.functionId} = 'j2-three-per-minute'
+      group by 1, 2 order by 1, 2`);
+    expect(
+      (throttled as unknown as { state: string; key: string; n: string }[]).map(
+        ({ state, key, n }) => `${state} ${key} ${n}`,
+      ),
+    ).toEqual(["completed even 3", "completed odd 3", "queued even 7", "queued odd 7"]);
   });
 });

@@ -4,7 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { getDb } from "@/db/client";
+import { getDb, transaction } from "@/db/client";
 import { failedJobs, jobs } from "@/db/schema";
 import {
   type AnyJobDefinition,
@@ -129,6 +129,31 @@ describe("embedded runner", () => {
     expect(await enqueue(runner, event)).toBe(0);
     expect(await runner.runDue()).toBe(0);
     expect(await jobsOf(fn)).toHaveLength(1);
+  });
+
+  it("J2 jobs enqueued in a transaction that rolls back are not there", async () => {
+    const clock = fakeClock();
+    const plain = testFunction({}, async () => {});
+    const debounced = testFunction(
+      { debounce: { key: "event.data.key", period: "10s" } },
+      async () => {},
+    );
+    const runner = createEmbeddedRunner({
+      functions: [plain, debounced],
+      clock,
+      processId: "j2-tx",
+    });
+    runners.push(runner);
+    const events = [eventFor(plain, { note: "x" }), eventFor(debounced, { key: "k", note: "y" })];
+    await expect(
+      transaction(async (tx) => {
+        expect(await runner.enqueue(tx, events)).toBe(2);
+        throw new Error("the caller's change failed");
+      }),
+    ).rejects.toThrow("the caller's change failed");
+    expect([...(await jobsOf(plain)), ...(await jobsOf(debounced))]).toEqual([]);
+    await transaction((tx) => runner.enqueue(tx, events));
+    expect((await jobsOf(plain)).length + (await jobsOf(debounced)).length).toBe(2);
   });
 
   it("J2 debounce: three events within the period run once, with the latest event", async () => {
@@ -387,6 +412,34 @@ describe("embedded runner", () => {
     expect(await db.select().from(failedJobs).where(eq(failedJobs.functionId, oldFn.id))).toEqual(
       [],
     );
+  });
+
+  it("J2 a job whose last attempt died with its process ends failed and is recorded", async () => {
+    const clock = fakeClock();
+    const stalled = gate();
+    const started = gate();
+    let runs = 0;
+    const fn = testFunction({ retries: 0 }, async () => {
+      runs++;
+      started.open();
+      await stalled.opened;
+    });
+    const dead = runnerFor(fn, clock, { processId: "j2-dies" });
+    const event = eventFor(fn, { note: "orphan" });
+    await enqueue(dead, event);
+    const deadRun = dead.runDue();
+    await started.opened;
+    clock.advance(30_001);
+    const next = runnerFor(fn, clock, { processId: "j2-survives" });
+    expect(await next.runDue()).toBe(1);
+    expect(runs).toBe(1);
+    const [job] = await jobsOf(fn);
+    expect(job).toMatchObject({ state: "failed", lastError: "job:failed", leaseOwner: null });
+    const db = await getDb();
+    const failures = await db.select().from(failedJobs).where(eq(failedJobs.functionId, fn.id));
+    expect(failures).toMatchObject([{ eventId: event.id, attempts: 1 }]);
+    stalled.open();
+    await deadRun;
   });
 
   it("J2 the old completed rows are cleaned up, the recent and pending ones kept", async () => {
