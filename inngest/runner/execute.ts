@@ -5,6 +5,7 @@ import "server-only";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
 import { errorClass } from "@/lib/server/error-class";
+import { toStorableJson } from "@/lib/text/storable";
 import type { AnyJobDefinition, JobEvent, JobStep, StepResult } from "../define";
 import { failureCode, type JobFailure } from "../failures";
 import {
@@ -38,7 +39,7 @@ export class LeaseLostError extends Error {
 function describeIssues(error: z.ZodError): string {
   const issues = error.issues
     .slice(0, 5)
-    .map((issue) => `${issue.path.join(".") || "(root)"} ${issue.code}`);
+    .map((issue) => `${issue.path.map(String).join(".") || "(root)"} ${issue.code}`);
   return `refused: invalid event data (${issues.join(", ")})`;
 }
 
@@ -92,7 +93,9 @@ export async function executeJob(
       if (Object.hasOwn(memo, key)) return memo[key] as StepResult<T>;
       if (lost) throw new LeaseLostError();
       const result = await body();
-      const json = (result === undefined ? undefined : JSON.stringify(result)) ?? "null";
+      // Model output may hold characters jsonb refuses; they become U+FFFD, as in the event log.
+      const json =
+        (result === undefined ? undefined : JSON.stringify(toStorableJson(result))) ?? "null";
       if (!(await saveStep(db, fence, key, json))) {
         lost = true;
         throw new LeaseLostError();
@@ -103,6 +106,7 @@ export async function executeJob(
     },
   };
 
+  let failure: { error: unknown } | undefined;
   try {
     await definition.handler({
       event: { ...stored, data: parsed.data },
@@ -111,27 +115,32 @@ export async function executeJob(
       attempt: job.attempts - 1,
     });
   } catch (error) {
+    failure = { error };
+  } finally {
     clearInterval(renewal);
-    if (lost || error instanceof LeaseLostError) {
-      console.warn(`[jobs] ${definition.id} run ${job.id} lost its lease; its result is dropped`);
-      return;
+  }
+
+  if (!failure) {
+    if (!(await completeJob(db, fence, now()))) {
+      console.warn(
+        `[jobs] ${definition.id} run ${job.id} lost its lease; its completion is refused`,
+      );
     }
-    if (job.attempts < job.maxAttempts) {
-      const { code } = failureCode(error);
-      const retried = await retryJob(db, fence, now() + settings.backoffMs(job.attempts), code);
-      if (retried) {
-        console.warn(
-          `[jobs] ${definition.id} run ${job.id} attempt ${job.attempts} failed (${code}, ${errorClass(error)}); it will be retried`,
-        );
-      }
-      return;
-    }
-    await giveUp(job, stored, error, settings);
     return;
   }
-  clearInterval(renewal);
-  if (!(await completeJob(db, fence, now()))) {
-    console.warn(`[jobs] ${definition.id} run ${job.id} lost its lease; its completion is refused`);
+  if (lost || failure.error instanceof LeaseLostError) {
+    console.warn(`[jobs] ${definition.id} run ${job.id} lost its lease; its result is dropped`);
+    return;
+  }
+  if (job.attempts >= job.maxAttempts) {
+    await giveUp(job, stored, failure.error, settings);
+    return;
+  }
+  const { code } = failureCode(failure.error);
+  if (await retryJob(db, fence, now() + settings.backoffMs(job.attempts), code)) {
+    console.warn(
+      `[jobs] ${definition.id} run ${job.id} attempt ${job.attempts} failed (${code}, ${errorClass(failure.error)}); it will be retried`,
+    );
   }
 }
 

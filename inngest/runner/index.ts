@@ -195,7 +195,12 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
       });
       // A job still running after the bound keeps its lease until it lapses; another process
       // (or this one, restarted) then runs it again.
-      await Promise.race([Promise.allSettled([...running, draining]), bound]);
+      const settled = (async () => {
+        // The round under way may still launch the job it was claiming; then wait for them all.
+        await Promise.allSettled([draining]);
+        await Promise.allSettled([...running]);
+      })();
+      await Promise.race([settled, bound]);
       clearTimeout(giveUp);
     },
     wake() {

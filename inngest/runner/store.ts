@@ -7,6 +7,7 @@ import { and, asc, desc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { jobs } from "@/db/schema";
+import { toStorableJson } from "@/lib/text/storable";
 import type { JobEvent } from "../define";
 import { type FunctionPlan, keysOf } from "./plan";
 
@@ -77,7 +78,7 @@ function jobRow(
     id: crypto.randomUUID(),
     functionId: plan.id,
     eventId: event.id,
-    event: { id: event.id, name: event.name, data: event.data, ts: event.ts },
+    event: toStorableJson({ id: event.id, name: event.name, data: event.data, ts: event.ts }),
     maxAttempts: plan.maxAttempts,
     runAt: new Date(runAt),
     createdAt: new Date(now),

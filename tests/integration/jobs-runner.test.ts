@@ -292,6 +292,23 @@ describe("embedded runner", () => {
     expect(job).toMatchObject({ state: "completed", attempts: 3, steps: { first: { at: 0 } } });
   });
 
+  it("J2 a step result jsonb cannot hold is stored with U+FFFD and the job completes", async () => {
+    const clock = fakeClock();
+    const results: unknown[] = [];
+    const fn = testFunction({}, async ({ step }) => {
+      results.push(await step.run("model output", () => ({ text: "a\u0000b" })));
+    });
+    const runner = runnerFor(fn, clock);
+    await enqueue(runner, eventFor(fn, { note: "nul" }));
+    expect(await runner.runDue()).toBe(1);
+    const [job] = await jobsOf(fn);
+    expect(job).toMatchObject({
+      state: "completed",
+      steps: { "model output": { text: "a\uFFFDb" } },
+    });
+    expect(results).toEqual([{ text: "a\uFFFDb" }]);
+  });
+
   it("J2 a handler that always fails ends failed with one failed_jobs row of metadata only", async () => {
     const clock = fakeClock();
     const secret = "the-member-wrote-this-secret";
