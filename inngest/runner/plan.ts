@@ -7,11 +7,13 @@ import {
   type EventKey,
   type JobEvent,
   keyValue,
+  triggers,
 } from "../define";
 
 export type FunctionPlan = {
   id: string;
-  eventName: string;
+  /** Whether an event starts a run: its name, and the declaration's `when` filter. */
+  isStartedBy: (event: JobEvent) => boolean;
   /** The first attempt and its retries. */
   maxAttempts: number;
   concurrency?: { key: EventKey; limit: number };
@@ -23,7 +25,7 @@ export function planOf(definition: AnyJobDefinition): FunctionPlan {
   const { retries, concurrency, throttle, debounce } = definition.flow;
   return {
     id: definition.id,
-    eventName: definition.trigger.name,
+    isStartedBy: (event) => triggers(definition, event),
     maxAttempts: (retries ?? DEFAULT_RETRIES) + 1,
     concurrency,
     throttle: throttle && {

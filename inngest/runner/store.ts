@@ -39,7 +39,7 @@ export async function insertJobs(
   const debounced: { plan: FunctionPlan; event: JobEvent; key: string }[] = [];
   for (const event of events) {
     for (const plan of plans) {
-      if (plan.eventName !== event.name) continue;
+      if (!plan.isStartedBy(event)) continue;
       const keys = keysOf(plan, event);
       if (plan.debounce && keys.debounceKey !== null) {
         debounced.push({ plan, event, key: keys.debounceKey });

@@ -131,6 +131,29 @@ describe("embedded runner", () => {
     expect(await jobsOf(fn)).toHaveLength(1);
   });
 
+  it("J2 a function's when filter decides which of its events start a run", async () => {
+    const clock = fakeClock();
+    const seen: string[] = [];
+    const fn = defineJob<Data>({
+      ...testFunction({}, async () => {}),
+      when: { key: "event.data.key", equals: "wanted" },
+      handler: async (c) => {
+        seen.push(c.event.data.note);
+      },
+    });
+    const runner = runnerFor(fn, clock);
+    expect(
+      await enqueue(
+        runner,
+        eventFor(fn, { key: "wanted", note: "runs" }),
+        eventFor(fn, { key: "other", note: "skipped" }),
+        eventFor(fn, { note: "no key" }),
+      ),
+    ).toBe(1);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual(["runs"]);
+  });
+
   it("J2 jobs enqueued in a transaction that rolls back are not there", async () => {
     const clock = fakeClock();
     const plain = testFunction({}, async () => {});
