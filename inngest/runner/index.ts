@@ -10,7 +10,7 @@ import type { AnyJobDefinition, JobEvent } from "../define";
 import { type JobFailure, recordJobFailure } from "../failures";
 import { executeJob } from "./execute";
 import { type FunctionPlan, planOf, retentionMs } from "./plan";
-import { claimJob, deleteCompleted, insertJobs, type JobRow } from "./store";
+import { anyDue, claimJob, deleteCompleted, insertJobs, type JobRow } from "./store";
 
 export type Clock = { now(): number };
 
@@ -125,6 +125,10 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     let ran = 0;
     for (;;) {
       woken = false;
+      if (running.size === 0 && !(await anyDue(db, plans, clock.now()))) {
+        if (woken && !stopped) continue;
+        return ran;
+      }
       while (!stopped && running.size < maxRunning) {
         const job = await claimJob(db, plans, owner, clock.now(), leaseMs);
         if (!job) break;

@@ -187,10 +187,37 @@ function flowAllows(plan: FunctionPlan, now: number): SQL | undefined {
   return and(eq(jobs.functionId, plan.id), ...conditions);
 }
 
+/** Queued jobs are due at run_at; running ones whose lease lapsed (their process died) too. */
+function due(plans: readonly FunctionPlan[], now: number): SQL | undefined {
+  return and(
+    inArray(jobs.state, ["queued", "running"]),
+    lte(jobs.runAt, new Date(now)),
+    or(
+      eq(jobs.state, "queued"),
+      and(eq(jobs.state, "running"), lte(jobs.leaseExpiresAt, new Date(now))),
+    ),
+    inArray(
+      jobs.functionId,
+      plans.map((plan) => plan.id),
+    ),
+  );
+}
+
 /**
- * Claims the next due job of a known function whose flow control lets it start, or null. Queued
- * jobs are due at run_at; running ones whose lease lapsed (their process died) are due again.
+ * Whether any job is due, flow control aside: one indexed read without a transaction or a lock,
+ * so an idle poll costs a single statement.
  */
+export async function anyDue(
+  db: Db,
+  plans: readonly FunctionPlan[],
+  now: number,
+): Promise<boolean> {
+  if (plans.length === 0) return false;
+  const rows = await db.select({ id: jobs.id }).from(jobs).where(due(plans, now)).limit(1);
+  return rows.length > 0;
+}
+
+/** Claims the next due job of a known function whose flow control lets it start, or null. */
 export async function claimJob(
   db: Db,
   plans: readonly FunctionPlan[],
@@ -208,17 +235,7 @@ export async function claimJob(
     const [candidate] = await tx
       .select({ id: jobs.id })
       .from(jobs)
-      .where(
-        and(
-          inArray(jobs.state, ["queued", "running"]),
-          lte(jobs.runAt, new Date(now)),
-          or(
-            eq(jobs.state, "queued"),
-            and(eq(jobs.state, "running"), lte(jobs.leaseExpiresAt, new Date(now))),
-          ),
-          or(...plans.map((plan) => flowAllows(plan, now))),
-        ),
-      )
+      .where(and(due(plans, now), or(...plans.map((plan) => flowAllows(plan, now)))))
       .orderBy(asc(jobs.runAt), asc(jobs.createdAt), asc(jobs.id))
       .limit(1)
       .for("update", { of: jobs, skipLocked: true });
