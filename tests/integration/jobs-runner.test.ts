@@ -242,13 +242,16 @@ describe("embedded runner", () => {
     }
     expect(await runner.runDue()).toBe(2);
     expect(await runner.runDue()).toBe(0);
+    // Events without the key are not throttled.
+    await enqueue(runner, eventFor(fn, { note: "x" }), eventFor(fn, { note: "y" }));
+    expect(await runner.runDue()).toBe(2);
     clock.advance(5_000);
     expect(await runner.runDue()).toBe(0);
     clock.advance(5_000);
     expect(await runner.runDue()).toBe(2);
     clock.advance(10_000);
     expect(await runner.runDue()).toBe(1);
-    expect(seen.toSorted()).toEqual(["1", "2", "3", "4", "5"]);
+    expect(seen.toSorted()).toEqual(["1", "2", "3", "4", "5", "x", "y"]);
     expect((await jobsOf(fn)).every((job) => job.state === "completed")).toBe(true);
   });
 
@@ -279,7 +282,7 @@ describe("embedded runner", () => {
     );
     const done = runner.runDue();
     // One job of each key starts; the second of key "a" waits for the first.
-    await vi.waitFor(() => expect(started).toHaveLength(2));
+    await vi.waitFor(() => expect(started).toHaveLength(2), { timeout: 20_000 });
     expect(started.filter((note) => note.startsWith("a"))).toHaveLength(1);
     expect(started).toContain("b1");
     release.open();
@@ -507,7 +510,9 @@ describe("embedded runner", () => {
       .set({ runAt: new Date(clock.now() + 3_600_000) })
       .where(and(eq(jobs.functionId, fn.id), eq(jobs.eventId, pending.id)));
     runner.start();
-    await vi.waitFor(async () => expect(await jobsOf(fn)).toHaveLength(2));
+    await vi.waitFor(async () => expect(await jobsOf(fn)).toHaveLength(2), {
+      timeout: 20_000,
+    });
     const left = (await jobsOf(fn)).map((job) => job.eventId).toSorted();
     expect(left).toEqual([recent.id, pending.id].toSorted());
   });
