@@ -55,6 +55,7 @@ const BASE_BACKOFF_MS = 2_000;
 const MAX_BACKOFF_MS = 10 * 60_000;
 const STOP_WAIT_MS = 10_000;
 const CLEANUP_EVERY_MS = 60 * 60_000;
+const CLEANUP_BATCH = 1_000;
 
 /** Exponential from 2 s, capped at 10 minutes, with jitter so failed jobs do not retry in step. */
 export function defaultBackoffMs(attempt: number): number {
@@ -156,11 +157,16 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     return current;
   }
 
+  /** Hourly, a batch of old completed rows; a full batch means more: the next poll goes on. */
   async function cleanup(): Promise<void> {
     const now = clock.now();
     if (now - lastCleanup < CLEANUP_EVERY_MS) return;
-    lastCleanup = now;
-    await deleteCompleted(await database(), now - retentionMs(plans));
+    const deleted = await deleteCompleted(
+      await database(),
+      now - retentionMs(plans),
+      CLEANUP_BATCH,
+    );
+    if (deleted < CLEANUP_BATCH) lastCleanup = now;
   }
 
   function schedule(): void {

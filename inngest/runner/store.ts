@@ -316,7 +316,7 @@ export function failJob(db: Db, fence: Fence, now: number, lastError: string): P
 }
 
 /** Deletes a batch of completed rows finished before `before`; returns how many. */
-export async function deleteCompleted(db: Db, before: number, batch = 1000): Promise<number> {
+export async function deleteCompleted(db: Db, before: number, batch: number): Promise<number> {
   const old = db
     .select({ id: jobs.id })
     .from(jobs)
