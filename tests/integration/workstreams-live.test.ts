@@ -87,10 +87,11 @@ describe("the live channel", () => {
       (event) =>
         event.type === "activity" && (event.entry as ActivityEntry).workstreamId === stream.id,
     );
-    expect(activity.entry).toMatchObject({
-      title: "Busy stream",
-      summary: expect.stringContaining("Draft the launch email"),
-    });
+    // A generated line of what happened, never the member's own words.
+    expect(activity.entry).toMatchObject({ title: "Busy stream" });
+    const summary = (activity.entry as ActivityEntry).summary;
+    expect(summary).toMatch(/launch/i);
+    expect(summary).not.toContain("Draft the launch email");
     expect(JSON.stringify(tab.events)).not.toMatch(/activeRunId|serverRunId/);
   });
 

@@ -74,9 +74,13 @@ function joinWords(words: string[]): string {
   return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
+/** Requests usually open with an imperative; the line says what happened in its own verb. */
+const OPENING_VERB =
+  /^\s*(?:please\s+)?(?:draft|write|compose|compare|list|explain|summari[sz]e|describe|outline|plan|sketch|review|estimate|schedule|organi[sz]e|prepare|create|build|design|find|check|analy[sz]e|calculate|translate|fix|refactor|implement)\b/iu;
+
 function composeActivity(transcript: string): string {
   const member = linesLabelled(transcript, TRANSCRIPT_LABELS.member).join("\n");
-  const words = salientWords(member, 3);
+  const words = salientWords(member.replace(OPENING_VERB, ""), 3);
   const intent = detectIntent(member);
   const tools = linesLabelled(transcript, TRANSCRIPT_LABELS.tools)
     .flatMap((line) => line.split(","))
