@@ -26,7 +26,7 @@ const APP_DIR = path.join(REPO, ".data", "bench", "app");
 const STAGING_DIR = path.join(REPO, ".data", "bench", "app-staging");
 const NEXT_BIN = path.join(REPO, "node_modules", "next", "dist", "bin", "next");
 
-const SOURCE_DIRS = ["app", "components", "lib", "db", "public", "hooks", "styles"];
+const SOURCE_DIRS = ["app", "components", "lib", "db", "inngest", "public", "hooks", "styles"];
 const SOURCE_FILES = [
   "instrumentation.ts",
   "middleware.ts",
