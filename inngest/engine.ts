@@ -68,6 +68,7 @@ export function startJobs(): void {
     state.outbox = createOutbox({
       delivery: {
         kind: "embedded",
+        adopt: (events) => runner.adopt(events),
         enqueue: (tx, events) => runner.enqueue(tx, events),
         enqueued: () => runner.wake(),
       },

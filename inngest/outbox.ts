@@ -11,8 +11,17 @@ import { jobEvents } from "@/db/schema";
 import type { JobEvent } from "./define";
 
 export type Delivery =
-  /** Into the embedded runner's job table, in the same transaction that marks the rows sent. */
-  | { kind: "embedded"; enqueue(tx: Tx, events: JobEvent[]): Promise<unknown>; enqueued(): void }
+  /**
+   * Into the embedded runner's job table, atomically with marking the rows sent: `adopt` does it
+   * in one statement (null: it cannot, for this runner's functions), `enqueue` inside the
+   * outbox's transaction otherwise.
+   */
+  | {
+      kind: "embedded";
+      adopt(events: JobEvent[]): Promise<number | null>;
+      enqueue(tx: Tx, events: JobEvent[]): Promise<unknown>;
+      enqueued(): void;
+    }
   /** To Inngest's event API; `send` must give up by itself (a timeout) rather than hang. */
   | { kind: "inngest"; send(events: JobEvent[]): Promise<void> };
 
@@ -68,8 +77,22 @@ export function createOutbox({
 
   const at = (ms: number) => new Date(clock.now() + ms).toISOString();
 
-  async function drainEmbedded(enqueue: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
-    const count = await transaction(async (tx) => {
+  async function drainEmbedded(embedded: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
+    // Read without locking, then taken over in one statement that locks what is still pending.
+    const pending = await executePrepared<PendingRow>(sql`
+      select "id", "name", "data", "created_at", "attempts" from "job_events"
+      where "dispatched_at" is null and "next_attempt_at" <= ${at(0)}::timestamptz
+      order by "created_at" limit ${batchSize}`);
+    if (!pending.length) return 0;
+    const adopted =
+      (await embedded.adopt(pending.map(toEvent))) ?? (await enqueueInTransaction(embedded));
+    if (adopted) embedded.enqueued();
+    return pending.length;
+  }
+
+  /** The general hand-over: lock the pending rows, enqueue their jobs, mark them; one transaction. */
+  function enqueueInTransaction(embedded: Extract<Delivery, { kind: "embedded" }>) {
+    return transaction(async (tx) => {
       const pending = await tx
         .select({
           id: jobEvents.id,
@@ -86,7 +109,7 @@ export function createOutbox({
         .limit(batchSize)
         .for("update", { skipLocked: true });
       if (!pending.length) return 0;
-      await enqueue.enqueue(tx, pending.map(toEvent));
+      await embedded.enqueue(tx, pending.map(toEvent));
       await tx
         .update(jobEvents)
         .set({ dispatchedAt: new Date(clock.now()) })
@@ -98,8 +121,6 @@ export function createOutbox({
         );
       return pending.length;
     });
-    if (count) enqueue.enqueued();
-    return count;
   }
 
   async function drainToInngest(send: Extract<Delivery, { kind: "inngest" }>): Promise<number> {

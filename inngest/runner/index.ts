@@ -10,7 +10,7 @@ import type { AnyJobDefinition, JobEvent } from "../define";
 import { type JobFailure, recordJobFailure } from "../failures";
 import { executeJob } from "./execute";
 import { type FunctionPlan, planOf, retentionMs } from "./plan";
-import { anyDue, claimJob, deleteCompleted, insertJobs, type JobRow } from "./store";
+import { adoptEvents, anyDue, claimJob, deleteCompleted, insertJobs, type JobRow } from "./store";
 
 export type Clock = { now(): number };
 
@@ -41,6 +41,12 @@ export type EmbeddedRunner = {
    * Returns how many jobs were added.
    */
   enqueue(db: Db | Tx, events: JobEvent[]): Promise<number>;
+  /**
+   * Takes events over from the outbox in one statement (their jobs inserted, the events marked
+   * handed over); returns how many were taken, or null when a function's flow control needs the
+   * transaction of `enqueue` instead.
+   */
+  adopt(events: JobEvent[]): Promise<number | null>;
   /** Begins polling (timers do not keep the process alive). */
   start(): void;
   /** Stops polling and waits, for a bounded time, for the jobs running here to settle. */
@@ -185,6 +191,7 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
 
   const runner: EmbeddedRunner = {
     enqueue: (db, events) => insertJobs(db, plans, events, clock.now()),
+    adopt: (events) => adoptEvents(plans, events, clock.now()),
     start() {
       stopped = false;
       if (polling) return;

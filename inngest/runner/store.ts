@@ -5,7 +5,7 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Db } from "@/db/client";
+import { type Db, executePrepared } from "@/db/client";
 import { jobs } from "@/db/schema";
 import { toStorableJson } from "@/lib/text/storable";
 import type { JobEvent } from "../define";
@@ -27,6 +27,60 @@ const DEBOUNCE_LOCK = 0x6a646262;
 export const DEBOUNCED = "debounced";
 
 const at = (ms: number): SQL => sql`${new Date(ms).toISOString()}::timestamptz`;
+
+/**
+ * Takes outbox events over in one statement: the ones still pending (locked, SKIP LOCKED, so two
+ * processes never take one event twice) get their jobs inserted and are marked handed over, all
+ * or nothing. Returns how many events were taken, or null when a function debounces (absorbing
+ * an earlier job needs reads of its own: the caller then uses `insertJobs` in a transaction).
+ */
+export async function adoptEvents(
+  plans: readonly FunctionPlan[],
+  events: readonly JobEvent[],
+  now: number,
+): Promise<number | null> {
+  if (plans.some((plan) => plan.debounce)) return null;
+  const rows = events.flatMap((event) =>
+    plans
+      .filter((plan) => plan.isStartedBy(event))
+      .map((plan) => {
+        const row = jobRow(plan, event, now, now, keysOf(plan, event));
+        return {
+          id: row.id,
+          function_id: row.functionId,
+          event_id: row.eventId,
+          event: row.event,
+          max_attempts: row.maxAttempts,
+          concurrency_key: row.concurrencyKey ?? null,
+          throttle_key: row.throttleKey ?? null,
+        };
+      }),
+  );
+  const ids = `{${events.map((event) => event.id).join(",")}}`;
+  const [result] = await executePrepared<{ adopted: number }>(sql`
+    with pending as (
+      select "id" from "job_events"
+      where "id" = any(${ids}::text[]) and "dispatched_at" is null
+      for update skip locked
+    ), inserted as (
+      insert into "jobs" ("id", "function_id", "event_id", "event", "max_attempts", "run_at",
+        "created_at", "concurrency_key", "throttle_key")
+      select r."id", r."function_id", r."event_id", r."event", r."max_attempts", ${at(now)},
+        ${at(now)}, r."concurrency_key", r."throttle_key"
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r("id" text, "function_id" text,
+        "event_id" text, "event" jsonb, "max_attempts" int, "concurrency_key" text,
+        "throttle_key" text)
+      where r."event_id" in (select "id" from pending)
+      on conflict ("function_id", "event_id") do nothing
+      returning 1
+    ), marked as (
+      update "job_events" set "dispatched_at" = ${at(now)}
+      from pending where "job_events"."id" = pending."id"
+      returning 1
+    )
+    select (select count(*) from marked)::int as "adopted", (select count(*) from inserted)::int as "inserted"`);
+  return result?.adopted ?? 0;
+}
 
 /** Inserts the jobs `events` start; returns how many will run (duplicates and absorbed ones not). */
 export async function insertJobs(

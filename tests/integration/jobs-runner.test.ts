@@ -1,11 +1,11 @@
 // The embedded job runner against the database, with a clock the test moves by hand: what is due
 // runs and what is not waits, flow control holds, steps are memoized across retries, a job that
 // gives up is recorded without its content, a bad event is refused, and jobs outlive a runner.
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { getDb, transaction } from "@/db/client";
-import { failedJobs, jobs } from "@/db/schema";
+import { failedJobs, jobEvents, jobs } from "@/db/schema";
 import {
   type AnyJobDefinition,
   defineEvent,
@@ -515,5 +515,27 @@ describe("embedded runner", () => {
     });
     const left = (await jobsOf(fn)).map((job) => job.eventId).toSorted();
     expect(left).toEqual([recent.id, pending.id].toSorted());
+  });
+
+  it("J3 outbox events are taken over once, even by two takers at once, and their jobs run", async () => {
+    const clock = fakeClock();
+    const ran: string[] = [];
+    const fn = testFunction({}, async ({ event }) => {
+      ran.push(event.data.note);
+    });
+    const first = runnerFor(fn, clock, { processId: "j3-a" });
+    const second = runnerFor(fn, clock, { processId: "j3-b" });
+    const events = Array.from({ length: 20 }, (_, i) => eventFor(fn, { note: `n${i}` }));
+    const db = await getDb();
+    await db
+      .insert(jobEvents)
+      .values(events.map((event) => ({ id: event.id, name: event.name, data: event.data })));
+    const [a, b] = await Promise.all([first.adopt(events), second.adopt(events)]);
+    expect((a ?? 0) + (b ?? 0)).toBe(events.length);
+    const pending = await db.select().from(jobEvents).where(isNull(jobEvents.dispatchedAt));
+    expect(pending.filter((row) => events.some((event) => event.id === row.id))).toEqual([]);
+    expect(await first.adopt(events)).toBe(0);
+    await first.runDue();
+    expect(ran.sort()).toEqual(events.map((event) => (event.data as Data).note).sort());
   });
 });
