@@ -136,9 +136,13 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
         if (woken && !stopped) continue;
         return ran;
       }
+      let claimed = 0;
       while (!stopped && running.size < maxRunning) {
+        // After a claim, a plain read says whether another is worth a claiming transaction.
+        if (claimed > 0 && !(await anyDue(db, plans, clock.now()))) break;
         const job = await claimJob(db, plans, owner, clock.now(), leaseMs);
         if (!job) break;
+        claimed++;
         ran++;
         launch(job, db);
       }
