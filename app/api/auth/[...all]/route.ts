@@ -5,6 +5,7 @@
 import { getAuth } from "@/lib/auth/auth";
 import { AppError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/parse";
+import { headersForAuth } from "@/lib/http/proxy";
 import { isJsonContentType } from "@/lib/http/request-rules";
 import { errorResponse } from "@/lib/http/respond";
 import { type NextRouteHandler, withAllMethods } from "@/lib/http/route-handlers";
@@ -14,7 +15,11 @@ const handle: NextRouteHandler = async (request, context) => {
   try {
     parseInput(schemas.GET.params, await context.params);
     if (request.method === "POST") await assertStorableBody(request);
-    return await withJsonNotFound(await (await getAuth(request.headers)).handler(request));
+    const auth = await getAuth(request.headers);
+    // better-auth reads the client's address (its sign-in limit's bucket) from a header only
+    // the app sets.
+    const forAuth = new Request(request, { headers: headersForAuth(request.headers) });
+    return await withJsonNotFound(await auth.handler(forAuth));
   } catch (error) {
     return errorResponse(error);
   }
