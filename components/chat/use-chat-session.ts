@@ -131,7 +131,11 @@ class ChatSession {
       try {
         for (;;) {
           const { done, value } = await reader.read();
-          if (done || !isCurrent()) break;
+          if (done) break;
+          if (!isCurrent()) {
+            stopReading();
+            break;
+          }
           const effect = applyChunk(building, value, { replay: resume });
           if (effect.data) this.options.onData?.(effect.data);
           if (effect.changed) this.show(building, value.type !== "start");
