@@ -55,6 +55,9 @@ export default defineConfig({
       WORKSTREAMS_SEED_DEMO: "1",
       BETTER_AUTH_SECRET: "e2e-only-secret-0123456789-abcdefghijklmnop",
       BETTER_AUTH_URL: baseURL,
+      // The tests play the reverse proxy: each browser context sends its own X-Forwarded-For
+      // (e2e/support/fixtures), so sign-in limits apply per test rather than to the whole run.
+      WORKSTREAMS_TRUST_PROXY: "1",
     },
   },
 });

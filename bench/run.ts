@@ -634,7 +634,7 @@ function writeResults(): string {
     "Simultaneous turns: each round starts `level` plain turns at once (one user and workstream each, no follower); a gap is the time between two consecutive chunks (SSE events of any type) of a turn at the client, 'largest gap' is each turn's largest, and its p99 over turns is what the target reads; round wall = start of the round → its last turn done. With the model's delay at 0 a gap is the server's own latency (its batching, its queue).",
     "Memory: a server restarted with --inspect for the run (the V8 heap and PGlite's WebAssembly heap are read through the inspector); RSS from /proc. Growth N/2→N is the RSS at the last turn minus the RSS at the middle one.",
     "Client and servers share this machine's CPUs: figures under concurrency include the load generator and Postgres competing for the same cores.",
-    "Each simulated user sends its own x-forwarded-for address (as a reverse proxy would), so better-auth's per-address sign-up limit (3 per 10 s) applies per user rather than to the whole benchmark.",
+    "Each simulated user sends its own x-forwarded-for address and the app servers trust it (WORKSTREAMS_TRUST_PROXY=1, as behind a reverse proxy), so better-auth's per-address sign-up limit (3 per 10 s) applies per user rather than to the whole benchmark.",
   );
   results.goals = evaluateGoals(results);
   const dir = path.join(REPO, "bench", "results");

@@ -17,6 +17,7 @@ import {
   validateSignUp,
 } from "@/components/auth/auth-errors";
 import { getAuth } from "@/lib/auth/auth";
+import { headersForAuth } from "@/lib/http/proxy";
 
 // What better-auth needs from the browser's request: the session, where it came from (origin
 // check), and who sent it (rate limit, session metadata).
@@ -30,7 +31,6 @@ const FORWARDED = [
   "x-forwarded-for",
   "x-forwarded-host",
   "x-forwarded-proto",
-  "x-real-ip",
 ];
 
 async function callAuth(
@@ -38,11 +38,13 @@ async function callAuth(
   body: Record<string, string>,
 ): Promise<AuthFailure | null> {
   const incoming = await headers();
-  const forwarded = new Headers({ "content-type": "application/json" });
+  const picked = new Headers({ "content-type": "application/json" });
   for (const name of FORWARDED) {
     const value = incoming.get(name);
-    if (value) forwarded.set(name, value);
+    if (value) picked.set(name, value);
   }
+  // The client's address as the app decides it (lib/http/proxy), like the auth route does.
+  const forwarded = headersForAuth(picked);
   const host = incoming.get("host") ?? "localhost";
   const base = process.env.BETTER_AUTH_URL ?? `http://${host}`;
   const auth = await getAuth(incoming);

@@ -89,7 +89,8 @@ function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     delete env[key];
   }
   env.PATH = `${path.join(REPO, "node_modules", ".bin")}${path.delimiter}${process.env.PATH ?? ""}`;
-  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+  // The bench plays the reverse proxy: each simulated user sends its own X-Forwarded-For.
+  return { ...env, NEXT_TELEMETRY_DISABLED: "1", WORKSTREAMS_TRUST_PROXY: "1", ...extra };
 }
 
 async function waitReady(

@@ -1,10 +1,10 @@
 "use client";
 // The parts of one message, each in its own form: text (markdown for answers), reasoning
 // (collapsed), tool calls, sources, files and data parts.
-import { isToolUIPart } from "ai";
 import { ChevronRightIcon } from "lucide-react";
 import dynamic from "next/dynamic";
 import { Suspense } from "react";
+import { isToolPart } from "@/lib/chat-client/message-stream";
 import type { ChatMessage } from "@/lib/chat-client/wire";
 import { safeHref } from "./markdown/text";
 import { revealKey } from "./reveal-activity";
@@ -54,7 +54,7 @@ function AssistantPart({
     return <RevealedText text={part.text} live={live} revealKey={revealKey} />;
   if (part.type === "reasoning")
     return <Reasoning text={part.text} streaming={part.state === "streaming"} />;
-  if (isToolUIPart(part)) return <ToolCall part={part} />;
+  if (isToolPart(part)) return <ToolCall part={part} />;
   if (part.type === "source-url") {
     const href = safeHref(part.url);
     return href ? (
@@ -145,7 +145,7 @@ export function hasVisibleParts(parts: Part[]): boolean {
     (part) =>
       (part.type === "text" && part.text.length > 0) ||
       part.type === "reasoning" ||
-      isToolUIPart(part) ||
+      isToolPart(part) ||
       part.type === "source-url" ||
       part.type === "file" ||
       (part.type.startsWith("data-") && "data" in part),

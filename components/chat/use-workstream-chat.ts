@@ -1,11 +1,10 @@
 "use client";
-// The chat's state: useChat over the workstream transport, and one store (lib/chat-client/
+// The chat's state: the messages and their stream (useChatSession over the workstream
+// transport), and one store (lib/chat-client/
 // chat-state) for everything else: the turn folded from its events, the pending send, the
 // connection, compaction and Stop. The actions are Send, Stop, Retry and Reconnect. It resumes a
 // running turn on load, and re-checks the workstream when the tab comes back or the network
 // returns (a turn started in another tab is followed; what finished meanwhile is loaded).
-import { useChat } from "@ai-sdk/react";
-import { generateId } from "ai";
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
 import {
@@ -15,17 +14,18 @@ import {
   initialChatState,
 } from "@/lib/chat-client/chat-state";
 import { mergeLatest, messageText } from "@/lib/chat-client/history";
+import { randomId } from "@/lib/chat-client/message-stream";
 import { WorkstreamTransport } from "@/lib/chat-client/transport";
 import { initialTurnView, isRunning } from "@/lib/chat-client/turn-status";
 import {
   asTurnStatus,
   type ChatHistoryPage,
-  type ChatMessage,
   ChatRequestError,
   type TurnStatusEvent,
   type WorkstreamDescription,
 } from "@/lib/chat-client/wire";
 import { type RevealActivity, useMessageRevealed } from "./reveal-activity";
+import { useChatSession } from "./use-chat-session";
 
 export type { ChatConnection };
 
@@ -66,7 +66,7 @@ export function useWorkstreamChat({
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const { dispatch } = store;
   // What the last render saw, for callbacks that run later (the transport's, timers, events):
-  // the parent's callbacks, and useChat's messages and status.
+  // the parent's callbacks, and the session's messages and status.
   const rendered = useRef({
     ...callbacks,
     messages: history.messages,
@@ -114,7 +114,7 @@ export function useWorkstreamChat({
     }
     if (code === "conflict:turn_active") {
       notify("A reply is already running here (perhaps from another tab). Following it.", "info");
-      // After the failed request has settled: useChat runs one request at a time.
+      // After the failed request has settled: a new request would replace it.
       setTimeout(() => void rendered.current.sync(), 0);
     } else if (code === "unavailable:compacting") {
       dispatch({ type: "compacting", compacting: true });
@@ -131,7 +131,7 @@ export function useWorkstreamChat({
     }
   };
 
-  const chat = useChat<ChatMessage>({
+  const chat = useChatSession({
     id: workstreamId,
     messages: history.messages,
     transport,
@@ -193,7 +193,7 @@ export function useWorkstreamChat({
   rendered.current.resync = resync;
   rendered.current.sync = sync;
 
-  // useChat stays in "error" after a failed request; the error was handled above.
+  // The session stays in "error" after a failed request; the error was handled above.
   useEffect(() => {
     if (status === "error") clearError();
   }, [status, clearError]);
@@ -223,7 +223,7 @@ export function useWorkstreamChat({
 
   const send = useCallback(
     (text: string) => {
-      const id = `msg_${generateId()}`;
+      const id = `msg_${randomId()}`;
       dispatch({ type: "send", id, text, retry: false });
       void sendMessage({ id, role: "user", parts: [{ type: "text", text }] });
     },

@@ -1,6 +1,7 @@
 // The `test` every spec imports. Each browser context claims its own client address through
 // X-Forwarded-For, because better-auth rate-limits sign-in and sign-up per address (3 per 10 s in
-// production builds) and every test runs from 127.0.0.1.
+// production builds) and every test runs from 127.0.0.1. The test server trusts that header
+// (WORKSTREAMS_TRUST_PROXY=1 in playwright.config.ts), as it would a reverse proxy's.
 import { type Browser, type BrowserContextOptions, test as base } from "@playwright/test";
 
 let counter = 0;

@@ -14,6 +14,7 @@ import { nextCookies } from "better-auth/next-js";
 import { organization } from "better-auth/plugins";
 import { getDb } from "@/db/client";
 import * as schema from "@/db/schema";
+import { CLIENT_ADDRESS_HEADER, trustsProxy } from "@/lib/http/proxy";
 import { requestOrigin } from "@/lib/http/request-rules";
 import { processSingleton } from "@/lib/server/singleton";
 import {
@@ -44,9 +45,16 @@ async function buildAuth(secure: boolean) {
       autoSignIn: true,
     },
     session: { cookieCache: { enabled: true, maxAge: 60 } },
+    // Sign-in and sign-up are limited per client address (3 per 10 s) in production builds;
+    // WORKSTREAMS_AUTH_RATE_LIMIT turns that on or off anywhere.
+    rateLimit: { enabled: authRateLimitEnabled() },
     advanced: {
       database: { generateId: () => crypto.randomUUID() },
       useSecureCookies: secure,
+      // The address comes from the header the app sets (lib/http/proxy): the trusted proxy's
+      // X-Forwarded-For, or none, never a header the client chose.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+      trustedProxyHeaders: trustsProxy(),
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
@@ -87,6 +95,12 @@ async function buildAuth(secure: boolean) {
       nextCookies(),
     ],
   });
+}
+
+function authRateLimitEnabled(): boolean {
+  const setting = process.env.WORKSTREAMS_AUTH_RATE_LIMIT;
+  if (setting === "1" || setting === "0") return setting === "1";
+  return process.env.NODE_ENV === "production";
 }
 
 export type Auth = Awaited<ReturnType<typeof buildAuth>>;

@@ -3,13 +3,13 @@
 // HTTP, which is what `next start` serves. Next.js fills X-Forwarded-Proto itself only when the
 // client sent none, so without a trusted proxy the header is the client's word and decides
 // nothing.
+import { forwardedHostAndProto } from "@/lib/http/proxy";
+
 export function isSecureRequest(
   headers: Headers,
   env: Record<string, string | undefined> = process.env,
 ): boolean {
   const base = env.BETTER_AUTH_URL?.trim();
   if (base) return base.startsWith("https://");
-  if (env.WORKSTREAMS_TRUST_PROXY !== "1") return false;
-  const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  return proto === "https";
+  return forwardedHostAndProto(headers, env).proto === "https";
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseTrustedOrigins } from "@/lib/config";
-import { isJsonContentType, ownOrigin } from "./request-rules";
+import { isJsonContentType, ownOrigin, requestOrigin } from "./request-rules";
 
 const request = (headers: Record<string, string>) =>
   new Request("http://localhost:3000/api/workstreams", { method: "POST", headers });
@@ -14,18 +14,27 @@ describe("the app's own origin", () => {
     ).toBe("https://workstreams.example.com");
   });
 
-  it("S8 is the origin the browser used otherwise (Host, or a proxy's X-Forwarded-Host/Proto)", () => {
+  it("S8 is the origin the browser used otherwise (the Host header)", () => {
     expect(ownOrigin(request({ host: "10.0.0.5:3000" }), {})).toBe("http://10.0.0.5:3000");
-    expect(
-      ownOrigin(
-        request({
-          host: "127.0.0.1:3000",
-          "x-forwarded-host": "app.example.com",
-          "x-forwarded-proto": "https",
-        }),
-        {},
-      ),
-    ).toBe("https://app.example.com");
+  });
+
+  const proxied = () =>
+    request({
+      host: "127.0.0.1:3000",
+      "x-forwarded-host": "app.example.com",
+      "x-forwarded-proto": "https",
+    });
+
+  it("UI2 ignores X-Forwarded-Host and X-Forwarded-Proto without WORKSTREAMS_TRUST_PROXY", () => {
+    expect(ownOrigin(proxied(), {})).toBe("http://127.0.0.1:3000");
+    expect(requestOrigin(proxied(), {})).toBe("http://127.0.0.1:3000");
+  });
+
+  it("UI2 takes a trusted proxy's X-Forwarded-Host and X-Forwarded-Proto with WORKSTREAMS_TRUST_PROXY=1", () => {
+    const env = { WORKSTREAMS_TRUST_PROXY: "1" };
+    expect(ownOrigin(proxied(), env)).toBe("https://app.example.com");
+    // better-auth's trusted origin (its own origin check) is the same.
+    expect(requestOrigin(proxied(), env)).toBe("https://app.example.com");
   });
 });
 

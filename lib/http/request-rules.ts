@@ -11,6 +11,7 @@
 // and multipart file uploads, when they come, opt out explicitly.
 import { config } from "@/lib/config";
 import { AppError } from "./errors";
+import { forwardedHostAndProto } from "./proxy";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -20,13 +21,18 @@ export function changesState(method: string): boolean {
 
 /**
  * The origin the browser used. Behind `next start` the request URL always says localhost, so
- * without BETTER_AUTH_URL the Host (or a proxy's X-Forwarded-Host) decides, as for better-auth.
+ * without BETTER_AUTH_URL the Host header decides, with the scheme the server served; a proxy's
+ * X-Forwarded-Host and X-Forwarded-Proto count only with WORKSTREAMS_TRUST_PROXY=1 (./proxy).
  * A cross-site page cannot set these headers on a request without a preflight we never allow.
  */
-export function requestOrigin(request: Request): string {
+export function requestOrigin(
+  request: Request,
+  env: Record<string, string | undefined> = process.env,
+): string {
   const url = new URL(request.url);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
-  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  const forwarded = forwardedHostAndProto(request.headers, env);
+  const host = forwarded.host ?? request.headers.get("host") ?? url.host;
+  const proto = forwarded.proto ?? url.protocol.replace(":", "");
   return `${proto}://${host}`;
 }
 
@@ -36,7 +42,7 @@ export function ownOrigin(
   env: Record<string, string | undefined> = process.env,
 ): string | null {
   const base = env.BETTER_AUTH_URL?.trim();
-  return normalizeOrigin(base || requestOrigin(request));
+  return normalizeOrigin(base || requestOrigin(request, env));
 }
 
 /** The serialized origin, or null for anything that names no site (the literal "null"). */

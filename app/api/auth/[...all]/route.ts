@@ -5,6 +5,7 @@
 import { getAuth } from "@/lib/auth/auth";
 import { AppError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/parse";
+import { headersForAuth } from "@/lib/http/proxy";
 import { isJsonContentType } from "@/lib/http/request-rules";
 import { errorResponse } from "@/lib/http/respond";
 import { type NextRouteHandler, withAllMethods } from "@/lib/http/route-handlers";
@@ -14,11 +15,29 @@ const handle: NextRouteHandler = async (request, context) => {
   try {
     parseInput(schemas.GET.params, await context.params);
     if (request.method === "POST") await assertStorableBody(request);
-    return await withJsonNotFound(await (await getAuth(request.headers)).handler(request));
+    const auth = await getAuth(request.headers);
+    // better-auth reads the client's address (its sign-in limit's bucket) from a header only
+    // the app sets.
+    const forAuth = withHeaders(request, headersForAuth(request.headers));
+    return await withJsonNotFound(await auth.handler(forAuth));
   } catch (error) {
     return errorResponse(error);
   }
 };
+
+// The same request with other headers. Built field by field: Next.js's request object cannot be
+// passed to the Request constructor (its internals are not the runtime's own).
+function withHeaders(request: Request, headers: Headers): Request {
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  // `duplex` is needed to send a streamed body; TypeScript's RequestInit does not list it yet.
+  const init: RequestInit & { duplex?: "half" } = {
+    method: request.method,
+    headers,
+    signal: request.signal,
+    ...(hasBody ? { body: request.body, duplex: "half" } : {}),
+  };
+  return new Request(request.url, init);
+}
 
 // better-auth answers a path it does not know with an empty 404; the API answers with a code.
 async function withJsonNotFound(response: Response): Promise<Response> {

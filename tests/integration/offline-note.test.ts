@@ -1,0 +1,91 @@
+// The offline model introduces itself once per workstream, through the real turn path (history
+// as the turn composes it, tool steps included), and its sample tool inputs look real.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
+import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+
+let testDb: TestDatabase;
+let server: AppServer;
+
+beforeAll(async () => {
+  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
+  testDb = await useTestDatabase();
+  server = await startAppServer();
+});
+afterAll(async () => {
+  await server?.close();
+  await releaseTestDatabase(testDb);
+});
+
+const NOTE = /offline model/gi;
+
+async function turn(owner: Owner, text: string): Promise<SseEvent[]> {
+  const response = await send(owner, text);
+  expect(response.status).toBe(200);
+  const { events, done } = await readSse(response);
+  expect(done).toBe(true);
+  expect(statuses(events).at(-1)).toBe("ready");
+  return events;
+}
+
+const notes = (events: SseEvent[]) => textOf(events).match(NOTE)?.length ?? 0;
+
+describe("the offline model's note", () => {
+  it("UI15 says it is the offline model in the first answer of a workstream only, over several turns (a tool turn included)", async () => {
+    const owner = await userWithWorkstream(server.url, "Note Once");
+    const asked = [
+      "What is a vector database?",
+      "How would I pick one for a small team?",
+      "What time is it in my office? [tool:current_time]",
+      "Thanks. Summarize what we discussed. [long]",
+      "One more: what should I read next?",
+    ];
+    const counts: number[] = [];
+    for (const text of asked) counts.push(notes(await turn(owner, text)));
+    expect(counts).toEqual([1, 0, 0, 0, 0]);
+
+    // Another workstream is another conversation: it is told once again.
+    const other = await userWithWorkstream(server.url, "Note Again");
+    expect(notes(await turn(other, "What is a vector database?"))).toBe(1);
+    expect(notes(await turn(other, "And a graph database?"))).toBe(0);
+
+    // A group workstream (its lead agent answers) likewise.
+    const created = await owner.client.json<{ id: string }>("/api/workstreams", {
+      method: "POST",
+      json: { mode: "group" },
+    });
+    expect(created.status).toBe(201);
+    const group = { ...owner, workstreamId: created.body.id };
+    const groupCounts: number[] = [];
+    for (const text of ["Plan a launch", "Who does what?", "What first?"]) {
+      groupCounts.push(notes(await turn(group, text)));
+    }
+    expect(groupCounts).toEqual([1, 0, 0]);
+  });
+
+  it("UI15 calls current_time with an IANA time zone, not a date", async () => {
+    const owner = await userWithWorkstream(server.url, "Time Zone");
+    const zones: string[] = [];
+    // The zone is optional, and the offline model leaves optional fields out now and then.
+    for (const text of [
+      "What time is it? [tool:current_time]",
+      "And in our Berlin office? [tool:current_time]",
+      "When does the meeting start for Tokyo? [tool:current_time]",
+      "Is it late for the support team? [tool:current_time]",
+    ]) {
+      const events = await turn(owner, text);
+      const call = events.find((event) => event.data.type === "tool-input-available");
+      expect(call?.data.toolName).toBe("current_time");
+      const zone = (call?.data.input as { timeZone?: unknown } | undefined)?.timeZone;
+      if (zone === undefined) continue;
+      expect(zone).toMatch(/^(UTC|[A-Z][A-Za-z_]+\/[A-Za-z_]+(\/[A-Za-z_]+)?)$/);
+      // A zone the runtime knows: the tool answers in it rather than falling back to UTC.
+      const result = events.find((event) => event.data.type === "tool-output-available");
+      expect((result?.data.output as { timeZone?: string } | undefined)?.timeZone).toBe(zone);
+      zones.push(String(zone));
+    }
+    expect(zones.length).toBeGreaterThan(0);
+  });
+});
