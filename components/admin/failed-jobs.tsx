@@ -24,8 +24,8 @@ export function FailedJobsTable({ jobs }: { jobs: FailedJob[] }) {
           Failed background jobs
         </h2>
         <p className="text-sm text-fg-muted">
-          No background job has failed. Titles and recent activity are written after each turn;
-          a job that keeps failing after its retries is listed here.
+          No background job has failed. Titles and recent activity are written after each turn; a
+          job that keeps failing after its retries is listed here.
         </p>
       </section>
     );
@@ -36,8 +36,7 @@ export function FailedJobsTable({ jobs }: { jobs: FailedJob[] }) {
         Failed background jobs
       </h2>
       <p className="text-sm text-fg-muted">
-        Jobs that gave up after their retries, newest first. The turns themselves were not
-        affected.
+        Jobs that gave up after their retries, newest first. The turns themselves were not affected.
       </p>
       <table className="w-full border-collapse text-sm">
         <thead className="sr-only sm:not-sr-only">
