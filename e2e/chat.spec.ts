@@ -22,15 +22,21 @@ import { expect, newSession, test } from "./support/fixtures";
 
 test("sends a message and shows the streamed reply", async ({ page }) => {
   await openChat(page);
-  // Slow enough (about 3 s) that the running state is on screen for longer than the assertion's
-  // polling interval: a faster reply can start and finish between two looks.
-  await send(page, "[slow:250] [echo] The quick brown fox jumps over the lazy dog. It naps.");
+  // Slow enough (four chunks 400 ms apart, then the reveal) that the running state is on screen
+  // for longer than the assertion's polling interval, even on a loaded machine: a faster reply
+  // can start and finish between two looks.
+  await send(
+    page,
+    "[slow:400] [echo] The quick brown fox jumps over the lazy dog. It naps. Then it wakes, stretches, trots to the river and drinks. The dog sleeps on.",
+  );
   await expect(composer(page)).toHaveValue("");
   await expect(messages(page, "user")).toHaveText(/The quick brown fox/);
   await expect(turnStatus(page)).toHaveAttribute("data-state", /pending|active/);
   await waitForCompleted(page);
   await expect(messages(page, "assistant")).toHaveCount(1);
-  expect(await answerText(page)).toBe("The quick brown fox jumps over the lazy dog. It naps.");
+  expect(await answerText(page)).toBe(
+    "The quick brown fox jumps over the lazy dog. It naps. Then it wakes, stretches, trots to the river and drinks. The dog sleeps on.",
+  );
   await expect(messages(page, "assistant")).toHaveAttribute("data-message-id", /.+/);
   await expect(messages(page, "assistant")).toContainText("Chief");
 });

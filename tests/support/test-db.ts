@@ -9,6 +9,7 @@ import {
   type QueryListener,
   setDatabase,
 } from "@/db/client";
+import { stopJobs } from "@/inngest/engine";
 import { resetAuth } from "@/lib/auth/auth";
 import { PGLITE_TEMPLATE, POSTGRES_TEMPLATE_DB, withDatabase } from "./template";
 
@@ -73,6 +74,8 @@ export async function useTestDatabase(
 
 export async function releaseTestDatabase(testDb: TestDatabase): Promise<void> {
   resetAuth();
+  // A file that wired the domains started the job engine on this database: stop it first.
+  await stopJobs();
   await testDb.drop();
   await closeDatabase();
 }
