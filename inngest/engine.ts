@@ -54,8 +54,11 @@ function claimMsFromEnv(): number {
   return Number.isInteger(raw) && raw > 0 ? raw : 15_000;
 }
 
-/** Starts the outbox sender (and, embedded, the runner). Once per process, after migrations. */
-export function startJobs(): void {
+/**
+ * Starts the outbox sender (and, embedded, the runner). Once per process, after migrations.
+ * `busy` says whether live turns run in this process: the embedded runner lets them go first.
+ */
+export function startJobs({ busy }: { busy?: () => boolean } = {}): void {
   if (state.outbox) return;
   if (jobEngineKind() === "inngest") {
     state.outbox = createOutbox({
@@ -63,7 +66,7 @@ export function startJobs(): void {
       claimMs: claimMsFromEnv(),
     });
   } else {
-    const runner = createEmbeddedRunner({ functions: JOBS });
+    const runner = createEmbeddedRunner({ functions: JOBS, busy });
     state.runner = runner;
     state.outbox = createOutbox({
       delivery: {

@@ -32,6 +32,13 @@ export type EmbeddedRunnerOptions = {
   maxRunning?: number;
   /** The database; the process-wide one by default (tests give two runners two connections). */
   db?: () => Promise<Db>;
+  /**
+   * Whether foreground work (live turns) is running in this process: claims then wait, so
+   * background jobs do not compete with turns for the database (PGlite has one connection) and
+   * the CPU. They wait at most `maxYieldMs` (default 2 s), so a busy server still runs its jobs.
+   */
+  busy?: () => boolean;
+  maxYieldMs?: number;
 };
 
 export type EmbeddedRunner = {
@@ -62,6 +69,7 @@ const MAX_BACKOFF_MS = 10 * 60_000;
 const STOP_WAIT_MS = 10_000;
 const CLEANUP_EVERY_MS = 60 * 60_000;
 const CLEANUP_BATCH = 1_000;
+const YIELD_POLL_MS = 20;
 
 /** Exponential from 2 s, capped at 10 minutes, with jitter so failed jobs do not retry in step. */
 export function defaultBackoffMs(attempt: number): number {
@@ -126,11 +134,21 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     running.add(run);
   }
 
+  /** Waits while live turns run here, for at most maxYieldMs (real time, not the job clock). */
+  async function yieldToTurns(): Promise<void> {
+    if (!options.busy) return;
+    const until = Date.now() + (options.maxYieldMs ?? 2_000);
+    while (!stopped && options.busy() && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, YIELD_POLL_MS));
+    }
+  }
+
   /** Claims while there is room and something is due; waits for a settled job or a wake. */
   async function drainLoop(): Promise<number> {
     const db = await database();
     let ran = 0;
     for (;;) {
+      await yieldToTurns();
       woken = false;
       if (running.size === 0 && !(await anyDue(db, plans, clock.now()))) {
         if (woken && !stopped) continue;

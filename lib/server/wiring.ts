@@ -9,6 +9,7 @@ import { scopedToolsFor } from "@/lib/agents/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { registerHook } from "@/lib/turns/hooks";
+import { runRegistry } from "@/lib/turns/run-registry";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
 import { processSingleton } from "./singleton";
@@ -74,8 +75,9 @@ export function wireDomains(): Promise<void> {
     registerScopedToolsHook();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.
     await getFanout();
-    // Post-turn work: the outbox sender, and the embedded runner unless Inngest runs the jobs.
-    startJobs();
+    // Post-turn work: the outbox sender, and the embedded runner unless Inngest runs the jobs;
+    // the runner lets this process's live turns go first.
+    startJobs({ busy: () => runRegistry.size() > 0 });
   })();
   return state.wired;
 }

@@ -26,6 +26,10 @@ export const runRegistry = {
   all(): RegisteredRun[] {
     return [...runs.values()];
   },
+  /** How many runs this process executes now. */
+  size(): number {
+    return runs.size;
+  },
   /**
    * Aborts the run if this process has it; returns whether it did. `code` names why, as a code of
    * the closed vocabulary (a shutdown may say `internal:server_restarted`); anything else, and

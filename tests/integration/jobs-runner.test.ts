@@ -538,4 +538,38 @@ describe("embedded runner", () => {
     await first.runDue();
     expect(ran.sort()).toEqual(events.map((event) => (event.data as Data).note).sort());
   });
+
+  it("J2 jobs wait while live turns run in the process, and run anyway after the longest wait", async () => {
+    const clock = fakeClock();
+    const order: string[] = [];
+    const fn = testFunction({}, async ({ event }) => {
+      order.push(`job ${(event.data as Data).note}`);
+    });
+    let turnRunning = true;
+    const polite = createEmbeddedRunner({
+      functions: [fn],
+      clock,
+      processId: "j2-polite",
+      busy: () => turnRunning,
+      maxYieldMs: 60_000,
+    });
+    await enqueue(polite, eventFor(fn, { note: "after the turn" }));
+    const ran = polite.runDue();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    order.push("turn ends");
+    turnRunning = false;
+    expect(await ran).toBe(1);
+    expect(order).toEqual(["turn ends", "job after the turn"]);
+
+    const bounded = createEmbeddedRunner({
+      functions: [fn],
+      clock,
+      processId: "j2-bounded",
+      busy: () => true,
+      maxYieldMs: 50,
+    });
+    await enqueue(bounded, eventFor(fn, { note: "despite a busy server" }));
+    expect(await bounded.runDue()).toBe(1);
+    expect(order.at(-1)).toBe("job despite a busy server");
+  });
 });
