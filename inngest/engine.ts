@@ -4,6 +4,7 @@
 // this process (and in every other server on the same database), runs them. Everything else
 // writes events to the outbox and calls wakeJobs(); nothing else knows which engine runs.
 import "server-only";
+import { config } from "@/lib/config";
 import { processSingleton } from "@/lib/server/singleton";
 import { getInngest, inngestConfigured } from "./client";
 import type { JobEvent } from "./define";
@@ -45,16 +46,6 @@ function sendToInngest(events: JobEvent[]): Promise<void> {
 }
 
 /**
- * How long a send to Inngest holds its outbox rows before another process may send them again
- * (a process killed mid-send leaves them claimed until then). A second send is harmless: Inngest
- * de-duplicates by event id. Default 15 s, above the client's 10 s request timeout.
- */
-function claimMsFromEnv(): number {
-  const raw = Number(process.env.WORKSTREAMS_OUTBOX_CLAIM_MS ?? "");
-  return Number.isInteger(raw) && raw > 0 ? raw : 15_000;
-}
-
-/**
  * Starts the outbox sender (and, embedded, the runner). Once per process, after migrations.
  * `busy` says whether live turns run in this process: the embedded runner lets them go first.
  */
@@ -63,7 +54,7 @@ export function startJobs({ busy }: { busy?: () => boolean } = {}): void {
   if (jobEngineKind() === "inngest") {
     state.outbox = createOutbox({
       delivery: { kind: "inngest", send: sendToInngest },
-      claimMs: claimMsFromEnv(),
+      claimMs: config.jobs.outboxClaimMs,
     });
   } else {
     const runner = createEmbeddedRunner({ functions: JOBS, busy });

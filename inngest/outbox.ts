@@ -87,7 +87,8 @@ export function createOutbox({
     const adopted =
       (await embedded.adopt(pending.map(toEvent))) ?? (await enqueueInTransaction(embedded));
     if (adopted) embedded.enqueued();
-    return pending.length;
+    // Rows another process holds are left to it: only what was taken here counts toward another pass.
+    return adopted;
   }
 
   /** The general hand-over: lock the pending rows, enqueue their jobs, mark them; one transaction. */

@@ -123,6 +123,14 @@ export const config = {
     flushIntervalMs: intFromEnv("WORKSTREAMS_FLUSH_INTERVAL_MS", 40),
   },
   history: { defaultTake: 6, maxTake: 100 },
+  jobs: {
+    /**
+     * How long a send to Inngest holds its outbox rows before another process may send them
+     * again (a process killed mid-send leaves them claimed until then). A second send is harmless:
+     * Inngest de-duplicates by event id. Above the Inngest client's 10 s request timeout.
+     */
+    outboxClaimMs: intFromEnv("WORKSTREAMS_OUTBOX_CLAIM_MS", 15_000),
+  },
   security: {
     /** Other origins allowed to send state-changing API requests (WORKSTREAMS_TRUSTED_ORIGINS). */
     trustedOrigins: parseTrustedOrigins(process.env.WORKSTREAMS_TRUSTED_ORIGINS),

@@ -2,6 +2,14 @@
 // rows below. Titles, counts and error codes only; a job's record holds no content.
 import type { FailedJob } from "@/lib/admin/failed-jobs";
 
+const COLUMNS = [
+  { label: "Job", className: "py-2 pr-4 font-medium" },
+  { label: "Workstream", className: "py-2 pr-4 font-medium" },
+  { label: "Error", className: "py-2 pr-4 font-medium" },
+  { label: "Attempts", className: "py-2 pr-4 text-right font-medium" },
+  { label: "Failed", className: "py-2 font-medium" },
+] as const;
+
 function When({ iso }: { iso: string }) {
   const date = new Date(iso);
   return (
@@ -41,21 +49,11 @@ export function FailedJobsTable({ jobs }: { jobs: FailedJob[] }) {
       <table className="w-full border-collapse text-sm">
         <thead className="sr-only sm:not-sr-only">
           <tr className="border-b border-border text-left text-[12px] font-medium text-fg-muted">
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Job
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Workstream
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Error
-            </th>
-            <th scope="col" className="py-2 pr-4 text-right font-medium">
-              Attempts
-            </th>
-            <th scope="col" className="py-2 font-medium">
-              Failed
-            </th>
+            {COLUMNS.map((column) => (
+              <th key={column.label} scope="col" className={column.className}>
+                {column.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
