@@ -56,6 +56,14 @@ export function parseTrustedOrigins(raw: string | undefined): string[] {
   return origins;
 }
 
+/** The tools every agent has for keeping track of the workstream (state, plan, notes, history). */
+const CONTEXT_TOOLS = [
+  "update_workstream_state",
+  "update_plan",
+  "add_memory_note",
+  "search_history",
+];
+
 export const config = {
   agents: {
     chief: {
@@ -68,7 +76,7 @@ export const config = {
         "they help. While a member is onboarding, learn what they work on; when they are ready, " +
         "call complete_onboarding so their specialists and core workstreams are set up.",
       reasoningProfile: "balanced",
-      tools: ["current_time", "calculate", "complete_onboarding"],
+      tools: ["current_time", "calculate", "complete_onboarding", ...CONTEXT_TOOLS],
       description: "Leads your workstreams, plans work and tracks decisions.",
     },
     researcher: {
@@ -79,7 +87,7 @@ export const config = {
         "question: sources, open questions and how confident we can be. Separate facts from " +
         "assumptions and say what you would check next.",
       reasoningProfile: "deep",
-      tools: ["current_time", "days_between"],
+      tools: ["current_time", "days_between", ...CONTEXT_TOOLS],
       description: "Gathers what is known, separates facts from assumptions.",
     },
     analyst: {
@@ -90,7 +98,7 @@ export const config = {
         "use the calculate tool for arithmetic rather than guessing, and end with a clear " +
         "recommendation and its main risk.",
       reasoningProfile: "deep",
-      tools: ["calculate", "days_between", "current_time"],
+      tools: ["calculate", "days_between", "current_time", ...CONTEXT_TOOLS],
       description: "Works through numbers, trade-offs and risks.",
     },
     writer: {
@@ -101,7 +109,7 @@ export const config = {
         "summaries, emails and plans. Match the requested tone and length; check the length " +
         "with word_count when a limit is given.",
       reasoningProfile: "fast",
-      tools: ["word_count", "current_time"],
+      tools: ["word_count", "current_time", ...CONTEXT_TOOLS],
       description: "Turns notes into clear, well-shaped documents.",
     },
   } satisfies Record<string, AgentConfig>,
@@ -123,6 +131,30 @@ export const config = {
     flushIntervalMs: intFromEnv("WORKSTREAMS_FLUSH_INTERVAL_MS", 40),
   },
   history: { defaultTake: 6, maxTake: 100 },
+  context: {
+    /**
+     * The model's context window in tokens, for every model: set it to test with a small window.
+     * Unset, each model's own window applies (lib/models/pricing.ts; 200,000 when unknown).
+     */
+    windowOverride: intFromEnv("WORKSTREAMS_CONTEXT_WINDOW", 0) || null,
+    /** Tokens kept back for the model's answer. */
+    reservedOutputTokens: intFromEnv("WORKSTREAMS_CONTEXT_RESERVED_OUTPUT", 4_096),
+    /**
+     * Sections are counted with one tokenizer (gpt-tokenizer); this margin covers models whose
+     * tokenizer counts differently.
+     */
+    tokenizerMargin: 0.1,
+    /** Token budget of each section; history gets what is left of the window. */
+    budgets: {
+      topMemories: 1_000,
+      retrievedMemories: 1_500,
+      executionPlan: 800,
+      workstreamState: 1_500,
+      memoryBlock: 1_200,
+      extraSections: 500,
+      uploads: 300,
+    },
+  },
   jobs: {
     /**
      * How long a send to Inngest holds its outbox rows before another process may send them

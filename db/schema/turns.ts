@@ -51,6 +51,8 @@ export const turns = pgTable(
     usage: jsonb("usage"),
     costUsd: doublePrecision("cost_usd"),
     attempts: jsonb("attempts").notNull().default(sql`'[]'::jsonb`),
+    /** What the model was sent, by section with token counts (no content): "what the agent saw". */
+    context: jsonb("context"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     endedAt: timestamp("ended_at", { withTimezone: true }),

@@ -1,7 +1,8 @@
 // Workstreams and their messages. Written only by lib/workstreams (workstreams rows) and
 // lib/turns (messages, busy flags), each in its own module.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -44,6 +45,11 @@ export const workstreams = pgTable(
   ],
 );
 
+/** The searchable words of a message: its text parts only. The index and its queries share it. */
+export function messageSearchVector(parts: AnyPgColumn | SQL) {
+  return sql`to_tsvector('english', jsonb_path_query_array(${parts}, '$[*] ? (@.type == "text").text'))`;
+}
+
 export const messages = pgTable(
   "messages",
   {
@@ -64,5 +70,7 @@ export const messages = pgTable(
   (t) => [
     primaryKey({ columns: [t.workstreamId, t.id] }),
     uniqueIndex("messages_workstream_seq_idx").on(t.workstreamId, t.seq),
+    // Full-text search over the text parts (the search_history tool); tool calls are left out.
+    index("messages_search_idx").using("gin", messageSearchVector(t.parts)),
   ],
 );

@@ -30,6 +30,7 @@ export const ERROR_SENTENCES = {
   "bad_request:text":
     "The text contains characters that cannot be stored (NUL or lone surrogates).",
   "bad_request:title": "A title needs 1 to the allowed number of characters.",
+  "bad_request:too_long": "A text in the request is longer than allowed.",
   "bad_request:unknown_field": "The request has a field this endpoint does not take.",
   "bad_request:validation": "The request is not valid.",
   "bad_request:workstream_id": "That is not a valid workstream id.",
@@ -41,6 +42,7 @@ export const ERROR_SENTENCES = {
   "forbidden:role": "Your role does not allow this.",
   "not_found:inngest": "Inngest is not configured.",
   "not_found:invitation": "This invitation does not exist.",
+  "not_found:memory_entry": "This memory note does not exist.",
   "not_found:member": "This member does not exist.",
   "not_found:route": "There is nothing at this address.",
   "not_found:workstream": "This workstream does not exist.",
@@ -57,6 +59,8 @@ export const ERROR_SENTENCES = {
   "conflict:message_id": "A message with this id belongs to another workstream.",
   "conflict:not_archived": "Archive this workstream before deleting it.",
   "conflict:self_removal": "You cannot remove yourself.",
+  "conflict:state_version":
+    "The workstream state changed since you loaded it. Reload and try again.",
   "conflict:turn_active": "A turn is already running in this workstream. Stop it or wait.",
   "payload_too_large:body": "The request body is too large.",
   "payload_too_large:message": "The message is too long.",

@@ -15,11 +15,15 @@ export type WorkstreamChangeReason =
   | "compacting"
   | "updated";
 
+export type ContextChangeReason = "state" | "plan" | "memory_block" | "turn";
+
 export type LiveEvent =
   | { type: "workstream"; reason: WorkstreamChangeReason; workstream: WorkstreamSummary }
   | { type: "workstream_deleted"; workstreamId: string }
   | { type: "activity"; entry: ActivityEntry }
   | { type: "onboarding"; state: OnboardingState }
+  /** The workstream's state, plan or memory block changed: its owner's panel reloads it. */
+  | { type: "context"; workstreamId: string; reason: ContextChangeReason }
   /** Something changed that did not fit in one message: reload. */
   | { type: "refresh" };
 
@@ -85,6 +89,7 @@ export function toOrganizationEvent(event: LiveEvent): OrganizationEvent | null 
       return { type: "refresh" };
     case "activity":
     case "onboarding":
+    case "context":
       return null;
     default:
       return unhandled(event);

@@ -309,6 +309,7 @@ const EMPTY_TURN: TurnRow = {
   usage: null,
   costUsd: null,
   attempts: [],
+  context: null,
   createdAt: new Date(0),
   startedAt: null,
   endedAt: null,
