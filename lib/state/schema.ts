@@ -56,36 +56,48 @@ type NewItems = { [K in StateListName]: z.infer<(typeof NEW_ITEM)[K]> };
 export type StateItem<K extends StateListName> = NewItems[K] & { id: string; addedAt: string };
 export type WorkstreamState = { [K in StateListName]: StateItem<K>[] };
 
-const storedItem = <K extends StateListName>(list: K) =>
-  NEW_ITEM[list].extend({ id: itemId, addedAt: z.string() });
+const stored = <S extends z.core.$ZodShape>(item: z.ZodObject<S, z.core.$strict>) =>
+  z.array(item.extend({ id: itemId, addedAt: z.string() })).default([]);
 
 /** A stored state read back from jsonb: missing lists are empty, unknown keys are dropped. */
-export const workstreamStateSchema = z.object(
-  Object.fromEntries(STATE_LISTS.map((list) => [list, z.array(storedItem(list)).default([])])) as {
-    [K in StateListName]: z.ZodDefault<z.ZodArray<ReturnType<typeof storedItem<K>>>>;
-  },
-);
+export const workstreamStateSchema = z.object({
+  currentPlan: stored(NEW_ITEM.currentPlan),
+  activeConstraints: stored(NEW_ITEM.activeConstraints),
+  keyDecisions: stored(NEW_ITEM.keyDecisions),
+  tasks: stored(NEW_ITEM.tasks),
+  openQuestions: stored(NEW_ITEM.openQuestions),
+  risks: stored(NEW_ITEM.risks),
+  artifacts: stored(NEW_ITEM.artifacts),
+  agentContributions: stored(NEW_ITEM.agentContributions),
+});
 
 export function emptyState(): WorkstreamState {
   return Object.fromEntries(STATE_LISTS.map((list) => [list, []])) as unknown as WorkstreamState;
 }
 
 /** Changes to one list: new items, partial updates by id, removals by id. */
-const listDelta = <K extends StateListName>(list: K) =>
-  z.strictObject({
-    add: z.array(NEW_ITEM[list]).max(20).optional(),
-    update: z
-      .array(NEW_ITEM[list].partial().extend({ id: itemId }))
-      .max(20)
-      .optional(),
-    remove: z.array(itemId).max(20).optional(),
-  });
+const changes = <S extends z.core.$ZodShape>(item: z.ZodObject<S, z.core.$strict>) =>
+  z
+    .strictObject({
+      add: z.array(item).max(20).optional(),
+      update: z
+        .array(item.partial().extend({ id: itemId }))
+        .max(20)
+        .optional(),
+      remove: z.array(itemId).max(20).optional(),
+    })
+    .optional();
 
-export const workstreamStateDeltaSchema = z.strictObject(
-  Object.fromEntries(STATE_LISTS.map((list) => [list, listDelta(list).optional()])) as {
-    [K in StateListName]: z.ZodOptional<ReturnType<typeof listDelta<K>>>;
-  },
-);
+export const workstreamStateDeltaSchema = z.strictObject({
+  currentPlan: changes(NEW_ITEM.currentPlan),
+  activeConstraints: changes(NEW_ITEM.activeConstraints),
+  keyDecisions: changes(NEW_ITEM.keyDecisions),
+  tasks: changes(NEW_ITEM.tasks),
+  openQuestions: changes(NEW_ITEM.openQuestions),
+  risks: changes(NEW_ITEM.risks),
+  artifacts: changes(NEW_ITEM.artifacts),
+  agentContributions: changes(NEW_ITEM.agentContributions),
+});
 export type WorkstreamStateDelta = z.infer<typeof workstreamStateDeltaSchema>;
 
 /** An item a merge pushed out to stay within a list's limit, and the rule that chose it. */

@@ -91,6 +91,10 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
     expected: ownerOnly(200),
     path: (f) => `/api/workstreams/${f.groupId}/archive`,
   },
+  "GET /api/workstreams/[workstreamId]/context": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/context`,
+  },
   "POST /api/workstreams/[workstreamId]/unarchive": {
     expected: ownerOnly(200),
     path: (f) => `/api/workstreams/${f.groupId}/unarchive`,
