@@ -144,6 +144,11 @@ export const config = {
      * tokenizer counts differently.
      */
     tokenizerMargin: 0.1,
+    /**
+     * The most messages one turn reads back, newest first, before the budget trims them: a bound
+     * on the opening statement's work for a workstream that has not been compacted yet.
+     */
+    maxHistoryMessages: 1_000,
     /** Token budget of each section; history gets what is left of the window. */
     budgets: {
       topMemories: 1_000,

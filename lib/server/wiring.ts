@@ -8,6 +8,7 @@ import { startJobs, wakeJobs } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
+import { memberSection } from "@/lib/turns/context";
 import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
@@ -49,6 +50,14 @@ function onBusEvent(event: BusEvent): void {
   }
 }
 
+function registerMemberSection(): void {
+  registerHook({
+    kind: "buildExtraInstructionSections",
+    name: "workstreams:member",
+    run: ({ member }) => memberSection(member),
+  });
+}
+
 function registerScopedToolsHook(): void {
   // Scoped tools act for the workstream's owner, so they are bound when the turn resolves its
   // agent; only tools listed in the agent's config are added.
@@ -73,6 +82,7 @@ export function wireDomains(): Promise<void> {
     bus.on(onBusEvent);
     registerOnboardingTool();
     registerScopedToolsHook();
+    registerMemberSection();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.
     await getFanout();
     // Post-turn work: the outbox sender, and the embedded runner unless Inngest runs the jobs;

@@ -152,6 +152,7 @@ export type ContextSectionRecord = {
 };
 export const CONTEXT_SECTIONS = [
   "instructions",
+  "tools",
   "compactionSummary",
   "topMemories",
   "retrievedMemories",

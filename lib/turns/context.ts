@@ -1,46 +1,362 @@
-// COMPOSE_REQUEST: the model's view of the workstream. History since the last compaction (read
-// by the turn's opening transaction), the compaction summary as a synthetic system message, and
-// instruction sections from the builders `buildExtraInstructionSections` hooks add (memory,
-// workstream state, execution plan, policies).
-import { convertToModelMessages, type ModelMessage } from "ai";
-import type { AgentConfig } from "@/lib/config";
+// COMPOSE_REQUEST: the model's view of the workstream, assembled within the model's window. The
+// instructions are the agent's persona and then, in this order, the pre-seeded memories, the
+// retrieved knowledge, the execution plan, the workstream state, the memory block, the sections
+// `buildExtraInstructionSections` hooks add, and the upload metadata; each section has a token
+// budget and is cut by whole items (the least important first). The messages are the history
+// since the last compaction, led by the compaction summary as a synthetic system message, trimmed
+// oldest first to what the window has left. Messages are whole units, so a tool call is never
+// separated from its result. What was sent is recorded by section, with token counts only.
+import { asSchema, convertToModelMessages, type ModelMessage, type Tool } from "ai";
+import type { Viewer } from "@/lib/auth/viewer";
+import { type AgentConfig, config } from "@/lib/config";
+import { renderExecutionPlan, renderWorkstreamState } from "@/lib/state/render";
+import {
+  type ContextRecord,
+  type ContextSectionName,
+  type ContextSectionRecord,
+  type ExecutionPlan,
+  type MemoryBlockEntry,
+  STATE_LISTS,
+  type StateListName,
+  type WorkstreamState,
+} from "@/lib/state/schema";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
+import {
+  budgetTokens,
+  type HistoryMessage,
+  type KeptContext,
+  messageBudgetTokens,
+  reservedOutputOf,
+  windowOf,
+} from "./context-window";
 import { hooksOf } from "./hooks";
-import type { WorkstreamMessage } from "./messages";
+
+/** A memory as the context shows it (the memory issue's retrieval fills these). */
+export type ContextMemory = { id: string; text: string; importance: number };
 
 export type ComposedRequest = {
   instructions: string;
   messages: ModelMessage[];
-  history: WorkstreamMessage[];
+  record: ContextRecord;
 };
 
-export async function composeRequest({
-  workstream,
-  agent,
-  history,
-}: {
+export type ComposeInput = {
   workstream: WorkstreamRow;
   agent: AgentConfig;
-  history: WorkstreamMessage[];
-}): Promise<ComposedRequest> {
-  const latestUser = history.findLast((message) => message.role === "user");
-  const latestUserText =
-    latestUser?.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n") ?? "";
+  modelId: string;
+  viewer: Pick<Viewer, "userName" | "role" | "organizationName">;
+  /** Oldest first, the new message last, with their stored token counts. */
+  history: HistoryMessage[];
+  /** Older messages since the last compaction that the opening read already left out. */
+  historyLeftOut?: number;
+  kept: KeptContext;
+  /** The tools the model is offered: their definitions are part of the request too. */
+  tools?: Record<string, Tool>;
+  memories?: { top: ContextMemory[]; retrieved: ContextMemory[] };
+};
+
+// A tool's definition does not change while the server runs, so it is counted once.
+const toolTokenCache = new Map<string, number>();
+
+async function toolsSection(tools: Record<string, Tool>): Promise<Fitted> {
+  let tokens = 0;
+  for (const [name, tool] of Object.entries(tools)) {
+    let counted = toolTokenCache.get(name);
+    if (counted === undefined) {
+      const schema = tool.inputSchema ? await asSchema(tool.inputSchema).jsonSchema : {};
+      counted = budgetTokens(`${name}\n${tool.description ?? ""}\n${JSON.stringify(schema)}`);
+      toolTokenCache.set(name, counted);
+    }
+    tokens += counted;
+  }
+  const count = Object.keys(tools).length;
+  return { text: "", record: { name: "tools", tokens, budget: tokens, items: count, cut: 0 } };
+}
+
+type Fitted = { text: string; record: ContextSectionRecord };
+
+/**
+ * Keeps the items that fit `budget`, the highest `keep` first, and renders them in their own
+ * order. Items are counted one by one; the rendered section is counted once and, should its
+ * framing push it over, the least important item is dropped until it fits.
+ */
+function fitSection<T>({
+  name,
+  budget,
+  items,
+  keep,
+  text,
+  render,
+}: {
+  name: ContextSectionName;
+  budget: number;
+  items: T[];
+  keep: (item: T) => number;
+  text: (item: T) => string;
+  render: (included: T[]) => string;
+}): Fitted {
+  const ranked = items
+    .map((item, index) => ({ item, index, keep: keep(item), tokens: budgetTokens(text(item)) }))
+    .sort((a, b) => b.keep - a.keep || b.index - a.index);
+  let used = 0;
+  let chosen = ranked.filter((entry) => {
+    if (used + entry.tokens > budget) return false;
+    used += entry.tokens;
+    return true;
+  });
+  const renderChosen = () =>
+    render(chosen.toSorted((a, b) => a.index - b.index).map((entry) => entry.item));
+  let rendered = chosen.length ? renderChosen() : "";
+  let tokens = budgetTokens(rendered);
+  while (chosen.length && tokens > budget) {
+    chosen = chosen.slice(0, -1);
+    rendered = chosen.length ? renderChosen() : "";
+    tokens = budgetTokens(rendered);
+  }
+  return {
+    text: rendered,
+    record: { name, tokens, budget, items: chosen.length, cut: items.length - chosen.length },
+  };
+}
+
+function escapeText(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;");
+}
+
+function memoriesSection(
+  name: "topMemories" | "retrievedMemories",
+  tag: string,
+  memories: ContextMemory[],
+): Fitted {
+  return fitSection({
+    name,
+    budget: config.context.budgets[name],
+    items: memories,
+    keep: (memory) => memory.importance,
+    text: (memory) => memory.text,
+    render: (included) =>
+      `<${tag}>\n${included.map((memory) => `- ${escapeText(memory.text)}`).join("\n")}\n</${tag}>`,
+  });
+}
+
+const STEP_KEEP = { in_progress: 4, blocked: 3, pending: 2, done: 1, skipped: 0 } as const;
+
+/** The active plan, cut by whole steps: done and skipped steps leave before open ones. */
+function planSection(plan: ExecutionPlan | null): Fitted {
+  const active = plan?.status === "active" ? plan : null;
+  return fitSection({
+    name: "executionPlan",
+    budget: config.context.budgets.executionPlan,
+    items: active?.steps ?? [],
+    keep: (step) => STEP_KEEP[step.status],
+    text: (step) => step.title,
+    render: (steps) => (active ? renderExecutionPlan({ ...active, steps }) : ""),
+  });
+}
+
+type StateEntry = { list: StateListName; item: WorkstreamState[StateListName][number] };
+
+/**
+ * How much a state item is worth keeping when the section is over budget: decisions by their
+ * confidence, open work before done tasks, binding constraints before candidates; within a list
+ * the newer item first (the caller breaks ties by position, later first).
+ */
+function stateKeep({ list, item }: StateEntry): number {
+  if ("confidence" in item) return 2 + item.confidence;
+  if ("status" in item) return item.status === "done" ? 0.5 : 2.5;
+  if ("binding" in item) return item.binding ? 3 : 1.5;
+  return list === "currentPlan" ? 3 : 2;
+}
+
+/** The state, without its plan text while an execution plan is active (the plan is the truth). */
+function stateSection(state: WorkstreamState, planActive: boolean): Fitted {
+  const entries: StateEntry[] = STATE_LISTS.filter(
+    (list) => !(planActive && list === "currentPlan"),
+  ).flatMap((list) => state[list].map((item) => ({ list, item })));
+  return fitSection({
+    name: "workstreamState",
+    budget: config.context.budgets.workstreamState,
+    items: entries,
+    keep: stateKeep,
+    text: ({ item }) =>
+      "rationale" in item ? `${item.text} ${item.rationale}` : (item.text as string),
+    render: (included) => {
+      const kept = Object.fromEntries(STATE_LISTS.map((list) => [list, []])) as unknown as Record<
+        StateListName,
+        unknown[]
+      >;
+      for (const { list, item } of included) kept[list].push(item);
+      return renderWorkstreamState(kept as WorkstreamState, { omitCurrentPlan: planActive });
+    },
+  });
+}
+
+type BlockItem = { kind: "summary"; text: string } | { kind: "entry"; entry: MemoryBlockEntry };
+
+/** The memory block: its summary first, then the notes, the newest kept when it is too long. */
+function memoryBlockSection(summary: string | null, entries: MemoryBlockEntry[]): Fitted {
+  const items: BlockItem[] = [
+    ...(summary ? [{ kind: "summary" as const, text: summary }] : []),
+    ...entries.map((entry) => ({ kind: "entry" as const, entry })),
+  ];
+  return fitSection({
+    name: "memoryBlock",
+    budget: config.context.budgets.memoryBlock,
+    items,
+    // The summary stands for many notes, so it stays longest; then newer notes before older.
+    keep: (item) => (item.kind === "summary" ? 1 : 0),
+    text: (item) => (item.kind === "summary" ? item.text : item.entry.text),
+    render: (included) => {
+      const lines = included.map((item) =>
+        item.kind === "summary"
+          ? `Summary of earlier notes: ${escapeText(item.text)}`
+          : `[${item.entry.createdAt.slice(0, 16).replace("T", " ")}] ${item.entry.role}: ${escapeText(item.entry.text)}`,
+      );
+      return `<memory-block>\n${lines.join("\n")}\n</memory-block>`;
+    },
+  });
+}
+
+async function extraSections(input: ComposeInput, latestUserText: string): Promise<Fitted> {
   const sections: string[] = [];
   for (const hook of hooksOf("buildExtraInstructionSections")) {
-    const section = await hook.run({ workstream, latestUserText });
+    const section = await hook.run({
+      workstream: input.workstream,
+      latestUserText,
+      member: input.viewer,
+    });
     if (section) sections.push(section);
   }
-  const instructions = [agent.persona, ...sections].join("\n\n");
-  const modelMessages = await convertToModelMessages(
-    history.map(({ id, role, parts }) => ({ id, role, parts })),
+  return fitSection({
+    name: "extraSections",
+    budget: config.context.budgets.extraSections,
+    items: sections,
+    // Hooks registered first (the host's own) are kept before later ones.
+    keep: (section) => -sections.indexOf(section),
+    text: (section) => section,
+    render: (included) => included.join("\n\n"),
+  });
+}
+
+/**
+ * The host's own extra section: which organization the agent works in and for whom, so answers
+ * fit the member's role. Registered at start-up (lib/server/wiring.ts).
+ */
+export function memberSection(member: {
+  userName: string;
+  role: string;
+  organizationName: string;
+}): string {
+  return [
+    "<organization>",
+    `Organization: ${escapeText(member.organizationName)}`,
+    `You are working with ${escapeText(member.userName)}, whose role there is ${member.role}.`,
+    "</organization>",
+  ].join("\n");
+}
+
+function textOf(message: HistoryMessage["message"]): string {
+  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+}
+
+export async function composeRequest(input: ComposeInput): Promise<ComposedRequest> {
+  const { workstream, agent, kept, history } = input;
+  const window = windowOf(input.modelId);
+  const reservedOutput = reservedOutputOf(window);
+  const latestUser = history.findLast(({ message }) => message.role === "user");
+  const latestUserText = latestUser ? textOf(latestUser.message) : "";
+  const planActive = kept.plan?.status === "active";
+
+  const persona: Fitted = {
+    text: agent.persona,
+    record: {
+      name: "instructions",
+      tokens: budgetTokens(agent.persona),
+      budget: budgetTokens(agent.persona),
+      items: 1,
+      cut: 0,
+    },
+  };
+  const sections: Fitted[] = [
+    persona,
+    await toolsSection(input.tools ?? {}),
+    memoriesSection("topMemories", "pre-seeded-memories", input.memories?.top ?? []),
+    memoriesSection("retrievedMemories", "retrieved-knowledge", input.memories?.retrieved ?? []),
+    planSection(kept.plan),
+    stateSection(kept.state, planActive),
+    memoryBlockSection(kept.memorySummary, kept.memoryEntries),
+    await extraSections(input, latestUserText),
+    // Upload metadata: no attachments exist yet, so the section is always empty.
+    fitSection({
+      name: "uploads",
+      budget: config.context.budgets.uploads,
+      items: [],
+      keep: () => 0,
+      text: String,
+      render: () => "",
+    }),
+  ];
+  const instructions = sections
+    .map((section) => section.text)
+    .filter(Boolean)
+    .join("\n\n");
+
+  const summaryText =
+    workstream.compactionSummary && workstream.lastCompactedMessageId
+      ? `Summary of the earlier conversation:\n${workstream.compactionSummary}`
+      : "";
+  const summary: Fitted = {
+    text: summaryText,
+    record: {
+      name: "compactionSummary",
+      tokens: budgetTokens(summaryText),
+      budget: budgetTokens(summaryText),
+      items: summaryText ? 1 : 0,
+      cut: 0,
+    },
+  };
+
+  // History gets what the window has left, newest first; the new message always goes.
+  const sectionTokens = sections.reduce((sum, section) => sum + section.record.tokens, 0);
+  const historyBudget = Math.max(
+    0,
+    window - reservedOutput - sectionTokens - summary.record.tokens,
+  );
+  let used = 0;
+  let first = history.length;
+  while (first > 0) {
+    const cost = messageBudgetTokens(history[first - 1]?.tokens ?? 0);
+    if (first < history.length && used + cost > historyBudget) break;
+    used += cost;
+    first -= 1;
+  }
+  const sent = history.slice(first);
+  const messages = await convertToModelMessages(
+    sent.map(({ message: { id, role, parts } }) => ({ id, role, parts })),
     { ignoreIncompleteToolCalls: true },
   );
-  if (workstream.compactionSummary && workstream.lastCompactedMessageId) {
-    modelMessages.unshift({
-      role: "system",
-      content: `Summary of the earlier conversation:\n${workstream.compactionSummary}`,
-    });
-  }
-  return { instructions, messages: modelMessages, history };
+  if (summaryText) messages.unshift({ role: "system", content: summaryText });
+
+  const records: ContextSectionRecord[] = [
+    ...sections.map((section) => section.record),
+    summary.record,
+    {
+      name: "history",
+      tokens: used,
+      budget: historyBudget,
+      items: sent.length,
+      cut: first + (input.historyLeftOut ?? 0),
+    },
+  ];
+  return {
+    instructions,
+    messages,
+    record: {
+      model: input.modelId,
+      window,
+      reservedOutput,
+      total: records.reduce((sum, section) => sum + section.tokens, 0),
+      sections: records,
+    },
+  };
 }

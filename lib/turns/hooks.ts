@@ -75,6 +75,8 @@ export type InstructionSectionHook = {
   run: (input: {
     workstream: WorkstreamRow;
     latestUserText: string;
+    /** The member the turn is for, as their session names them. */
+    member: { userName: string; role: string; organizationName: string };
   }) => string | null | Promise<string | null>;
 };
 

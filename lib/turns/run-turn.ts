@@ -17,12 +17,14 @@ import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { costUsd } from "@/lib/models/pricing";
 import type { Attempt } from "@/lib/models/resilient-model";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
+import type { ContextRecord } from "@/lib/state/schema";
 import type { TurnLog } from "@/lib/stream/event-log";
 import { TextRechunker } from "@/lib/stream/rechunk";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus, type StageScope, stage } from "./bus";
 import { composeRequest } from "./context";
+import type { HistoryMessage, KeptContext } from "./context-window";
 import {
   afterStage,
   beforeStage,
@@ -48,8 +50,11 @@ import { closeTurn, type TurnRow } from "./turn-store";
 type RunInput = {
   turn: TurnRow;
   workstream: WorkstreamRow;
-  /** The messages the model sees, the new one last (read when the turn was opened). */
-  history: WorkstreamMessage[];
+  /** The messages since the last compaction, the new one last (read when the turn was opened). */
+  history: HistoryMessage[];
+  historyLeftOut: number;
+  /** The workstream's state, plan and memory block, read with the history. */
+  kept: KeptContext;
   viewer: Viewer;
   controller: AbortController;
   log: TurnLog;
@@ -58,8 +63,12 @@ type RunInput = {
 export async function runTurn(input: RunInput): Promise<void> {
   const { turn, controller } = input;
   let outcome: Outcome;
+  // What the model was sent, by section: kept with the turn's end whatever the outcome.
+  let context: ContextRecord | null = null;
   try {
-    outcome = await execute(input);
+    outcome = await execute(input, (record) => {
+      context = record;
+    });
   } catch (error) {
     if (controller.signal.aborted) outcome = cancelled(turn.id, stopCode(controller.signal), null);
     else {
@@ -67,7 +76,7 @@ export async function runTurn(input: RunInput): Promise<void> {
       outcome = failed(turn.id, describeModelError(error), null);
     }
   }
-  await finish(input, outcome);
+  await finish(input, outcome, context);
 }
 
 function hookContext({ turn, workstream, viewer }: RunInput): HookContext {
@@ -83,8 +92,11 @@ function stageScope({ turn, log }: RunInput): StageScope {
   return { turnId: turn.id, status: (status) => log.append(statusChunk(turn.id, status)) };
 }
 
-async function execute(input: RunInput): Promise<Outcome> {
-  const { turn, workstream, history, controller, log } = input;
+async function execute(
+  input: RunInput,
+  onComposed: (context: ContextRecord) => void,
+): Promise<Outcome> {
+  const { turn, workstream, history, historyLeftOut, kept, viewer, controller, log } = input;
   const ctx = hookContext(input);
   const scope = stageScope(input);
   const startedAt = new Date().toISOString();
@@ -95,7 +107,17 @@ async function execute(input: RunInput): Promise<Outcome> {
   log.activate(resolved.model.modelId);
 
   const composed = await stage(scope, "COMPOSE_REQUEST", async () => {
-    const request = await composeRequest({ workstream, agent: resolved.agent, history });
+    const request = await composeRequest({
+      workstream,
+      agent: resolved.agent,
+      modelId: resolved.model.modelId,
+      viewer,
+      history,
+      historyLeftOut,
+      kept,
+      tools: resolved.tools,
+    });
+    onComposed(request.record);
     const payload = await beforeStage(
       "COMPOSE_REQUEST",
       { instructions: request.instructions, messages: request.messages },
@@ -343,7 +365,7 @@ function buildMessage(message: WorkstreamMessage | null, id: string, metadata: M
  * RENDER and cleanup: the answer, the turn's end, its last events and the freed workstream in
  * one statement; then the run is always unregistered.
  */
-async function finish(input: RunInput, ended: Outcome) {
+async function finish(input: RunInput, ended: Outcome, context: ContextRecord | null) {
   const { turn, workstream, log, controller } = input;
   let outcome = ended;
   try {
@@ -370,6 +392,7 @@ async function finish(input: RunInput, ended: Outcome) {
         events,
         message,
         startedWith: log.activatesOnClose,
+        context,
         // Background work follows a completed turn; it is queued with the turn's end, not after.
         postTurnEvent:
           outcome.end.state === "completed"

@@ -100,6 +100,8 @@ export async function startTurn({
     turn,
     workstream: read.workstream,
     history: read.history,
+    historyLeftOut: read.historyLeftOut,
+    kept: read.kept,
     viewer,
     controller,
     log,

@@ -9,12 +9,25 @@ import { AppError, type ErrorCode } from "@/lib/http/errors";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
 import { PROCESS_ID } from "@/lib/server/process-id";
+import {
+  type ContextRecord,
+  emptyState,
+  executionPlanSchema,
+  type MemoryBlockEntry,
+  workstreamStateSchema,
+} from "@/lib/state/schema";
 import { announceSql, insertEventsSql, TurnLog } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
 import { toStorableJson } from "@/lib/text/storable";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import type { SummaryRow } from "@/lib/workstreams/summary";
+import {
+  type HistoryMessage,
+  historyReadCap,
+  type KeptContext,
+  MESSAGE_OVERHEAD_TOKENS,
+} from "./context-window";
 import { countTokens, type WorkstreamMessage } from "./messages";
 import { rateLimitSettings } from "./rate-limit";
 import {
@@ -68,8 +81,14 @@ export type OpeningRead = {
   /** A message with the posted id already exists: its role and its turn's state. */
   existing: { role: string; turnId: string | null; turnState: TurnState | null } | null;
   lastOffset: number;
-  /** The messages since the last compaction, oldest first: what the model will see. */
-  history: WorkstreamMessage[];
+  /**
+   * The messages since the last compaction, oldest first, with their token counts: the newest
+   * that fit the largest window any model has (the builder trims to the turn's own model).
+   */
+  history: HistoryMessage[];
+  /** Older messages since the last compaction that did not fit. */
+  historyLeftOut: number;
+  kept: KeptContext;
 };
 
 export type TurnOpening = {
@@ -115,6 +134,9 @@ export async function openTurn(
   const relative = TurnLog.after(turnRef, 0).reserve(input.first);
   const announcement = (await getFanout()).announcement(relative);
   const window = `${limit.windowMs} milliseconds`;
+  const newTokens = countTokens(stored.parts);
+  // The most history any model's window could take; the builder trims to the turn's own model.
+  const historyCap = Math.max(0, historyReadCap() - newTokens);
   const allowedTurns = limit.turns > 0 ? limit.turns : null;
   const opened = sql`exists (select 1 from opened)`;
   const _db = await getDb();
@@ -168,7 +190,7 @@ export async function openTurn(
         ), asked as (
           insert into "messages" ("workstream_id", "id", "role", "parts", "metadata", "token_count", "turn_id")
           select ${input.workstreamId}, ${message.id}, 'user', ${JSON.stringify(stored.parts)}::jsonb,
-            ${JSON.stringify(stored.metadata ?? {})}::jsonb, ${countTokens(stored.parts)}, ${input.turnId}
+            ${JSON.stringify(stored.metadata ?? {})}::jsonb, ${newTokens}, ${input.turnId}
           from opened
           on conflict do nothing
         ), logged as (
@@ -178,13 +200,34 @@ export async function openTurn(
           (select "window_start" from bumped) as window_start,
           (select count(*) from opened)::int as opened,
           case when ${opened} then (
-            select coalesce(json_agg(json_build_object('id', h."id", 'role', h."role",
-              'parts', h."parts", 'metadata', h."metadata") order by h."seq"), '[]'::json)
-            from "messages" h
-            where h."workstream_id" = ws."id" and h."seq" > coalesce((
-              select a."seq" from "messages" a
-              where a."workstream_id" = ws."id" and a."id" = ws."last_compacted_message_id"), 0))
+            select json_build_object('kept', coalesce(json_agg(json_build_object('id', h."id",
+                'role', h."role", 'parts', h."parts", 'metadata', h."metadata",
+                'tokens', h."token_count") order by h."seq")
+                filter (where h.running <= ${historyCap} or h.newest), '[]'::json),
+              'left', count(*) filter (where not (h.running <= ${historyCap} or h.newest)))
+            from (
+              select r.*, r."seq" = max(r."seq") over () as newest,
+                sum(r."token_count" + ${MESSAGE_OVERHEAD_TOKENS}) over (order by r."seq" desc) as running
+              from (
+                select m."id", m."role", m."parts", m."metadata", m."token_count", m."seq"
+                from "messages" m
+                where m."workstream_id" = ws."id" and m."seq" > coalesce((
+                  select a."seq" from "messages" a
+                  where a."workstream_id" = ws."id" and a."id" = ws."last_compacted_message_id"), 0)
+                order by m."seq" desc limit ${config.context.maxHistoryMessages}
+              ) r
+            ) h)
           end as history,
+          case when ${opened} then (
+            select json_build_object('state', s."state", 'plan', s."plan",
+              'memorySummary', s."memory_summary")
+            from "workstream_states" s where s."workstream_id" = ws."id")
+          end as kept,
+          case when ${opened} then (
+            select json_agg(json_build_object('id', e."id", 'role', e."role", 'text', e."text",
+              'createdAt', e."created_at") order by e."created_at", e."id")
+            from "memory_block_entries" e where e."workstream_id" = ws."id")
+          end as memory_entries,
           ${announceSql(announcement, opened)} as announced
         from (select 1) as one left join ws on true`);
   } catch (error) {
@@ -218,12 +261,23 @@ export async function openTurn(
     ownerId: PROCESS_ID,
     firstOffset: lastOffset + 1,
   };
-  const history = parseJson(row.history) ?? [];
+  const read = parseJson(row.history) ?? { kept: [], left: 0 };
+  const history: HistoryMessage[] = read.kept.map(({ tokens, ...kept }) => ({
+    message: kept,
+    tokens,
+  }));
   // A retried message is in the history already; a new one joins it at the end.
-  if (!existing) history.push(stored);
+  if (!existing) history.push({ message: stored, tokens: newTokens });
   return {
     turn,
-    read: { workstream, existing, lastOffset, history },
+    read: {
+      workstream,
+      existing,
+      lastOffset,
+      history,
+      historyLeftOut: Number(read.left),
+      kept: keptContext(parseJson(row.kept), parseJson(row.memory_entries)),
+    },
     log,
     events,
     announced: announcement !== null,
@@ -255,8 +309,24 @@ type OpeningRow = {
   allowed: boolean | null;
   window_start: Date | string | null;
   opened: number;
-  history: WorkstreamMessage[] | string | null;
+  history: { kept: Array<WorkstreamMessage & { tokens: number }>; left: number } | string | null;
+  kept: KeptRow | string | null;
+  memory_entries: MemoryBlockEntry[] | string | null;
 };
+
+type KeptRow = { state: unknown; plan: unknown; memorySummary: string | null };
+
+/** The stored state, plan and memory block, as the context builder takes them. */
+function keptContext(row: KeptRow | null, entries: MemoryBlockEntry[] | null): KeptContext {
+  const state = workstreamStateSchema.safeParse(row?.state ?? {});
+  const plan = row?.plan ? executionPlanSchema.safeParse(row.plan) : null;
+  return {
+    state: state.success ? state.data : emptyState(),
+    plan: plan?.success ? plan.data : null,
+    memorySummary: row?.memorySummary ?? null,
+    memoryEntries: entries ?? [],
+  };
+}
 
 function workstreamFromJson(row: WorkstreamJson): WorkstreamRow {
   return {
@@ -357,6 +427,7 @@ export async function closeTurn({
   message = null,
   ownerCheck = true,
   startedWith,
+  context = null,
   postTurnEvent = null,
 }: {
   turn: Pick<TurnRow, "id" | "workstreamId" | "serverRunId">;
@@ -367,6 +438,8 @@ export async function closeTurn({
   ownerCheck?: boolean;
   /** The model of a turn that became active without a write of its own (it ends at once). */
   startedWith?: string;
+  /** What the model was sent, by section with token counts ("what the agent saw"). */
+  context?: ContextRecord | null;
   /**
    * The post-turn event, added to the outbox (`job_events`) by the same statement, so background
    * work exists exactly when the turn's end does. Its data is ids only, read from the freed row.
@@ -392,7 +465,8 @@ export async function closeTurn({
           "owner_id" = null, "lease_expires_at" = null,
           "started_at" = case when ${startedWith ?? null}::text is null then "started_at"
             else coalesce("started_at", now()) end,
-          "model" = coalesce("model", ${startedWith ?? null}::text)
+          "model" = coalesce("model", ${startedWith ?? null}::text),
+          "context" = coalesce(${context ? JSON.stringify(context) : null}::jsonb, "context")
         where "id" = ${turn.id} and "state" in (${OPEN_STATES_LIST})
           and (not ${ownerCheck}::boolean or "owner_id" = ${PROCESS_ID})
         returning "id"

@@ -1,0 +1,53 @@
+// The model's context window and how it is spent: the window of the turn's model (or the
+// configured override), the tokens kept back for the answer, and token counting with one
+// tokenizer plus a margin for models whose tokenizer counts differently.
+import { countTokens } from "gpt-tokenizer";
+import { config } from "@/lib/config";
+import { contextWindow, MODELS } from "@/lib/models/pricing";
+import type { ExecutionPlan, MemoryBlockEntry, WorkstreamState } from "@/lib/state/schema";
+import type { WorkstreamMessage } from "./messages";
+
+/** What a message costs beyond its text in a chat request (role and separators). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+export type HistoryMessage = { message: WorkstreamMessage; tokens: number };
+
+/** What the workstream keeps beyond its messages, as the turn's opening statement read it. */
+export type KeptContext = {
+  state: WorkstreamState;
+  plan: ExecutionPlan | null;
+  memorySummary: string | null;
+  memoryEntries: MemoryBlockEntry[];
+};
+
+export function windowOf(modelId: string): number {
+  return config.context.windowOverride ?? contextWindow(modelId);
+}
+
+/** Tokens kept back for the answer: the configured amount, at most a quarter of the window. */
+export function reservedOutputOf(window: number): number {
+  return Math.min(config.context.reservedOutputTokens, Math.floor(window / 4));
+}
+
+/** Tokens of `text` as the budget counts them: the tokenizer's count plus the margin. */
+export function budgetTokens(text: string): number {
+  if (!text) return 0;
+  return Math.ceil(countTokens(text) * (1 + config.context.tokenizerMargin));
+}
+
+/** Stored token counts (messages.token_count) with the margin and the per-message overhead. */
+export function messageBudgetTokens(tokens: number): number {
+  return Math.ceil(tokens * (1 + config.context.tokenizerMargin)) + MESSAGE_OVERHEAD_TOKENS;
+}
+
+/**
+ * The most history (in stored token counts) any turn could use: the largest window of any
+ * model less its reserve. The opening statement reads no more than this; the builder then trims
+ * to the turn's own model.
+ */
+export function historyReadCap(): number {
+  const window =
+    config.context.windowOverride ??
+    Math.max(...Object.values(MODELS).map((model) => model.contextWindow));
+  return Math.floor((window - reservedOutputOf(window)) / (1 + config.context.tokenizerMargin));
+}
