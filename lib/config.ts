@@ -167,6 +167,11 @@ export const config = {
      * Inngest de-duplicates by event id. Above the Inngest client's 10 s request timeout.
      */
     outboxClaimMs: intFromEnv("WORKSTREAMS_OUTBOX_CLAIM_MS", 15_000),
+    /**
+     * How long after a turn's end its post-turn event is handed over: long enough for the turn's
+     * last events to reach its clients first and for turns ending together to share one pass.
+     */
+    wakeDelayMs: intFromEnv("WORKSTREAMS_JOBS_WAKE_DELAY_MS", 100),
   },
   security: {
     /** Other origins allowed to send state-changing API requests (WORKSTREAMS_TRUSTED_ORIGINS). */

@@ -2,9 +2,9 @@
 // (lib/turns) reads workstream rows; lib/workstreams knows nothing of turns. What a turn means to
 // a workstream is said here: the turn's start and end change the summary's running flag (a live
 // update), a completed turn's post-turn event (queued by its closing statement) is handed to the
-// job engine at once, and each turn's agent gets the scoped tools that act for the owner. Tests call wireDomains() directly.
+// job engine a moment later, and each turn's agent gets the scoped tools that act for the owner. Tests call wireDomains() directly.
 import "server-only";
-import { startJobs, wakeJobs } from "@/inngest/engine";
+import { startJobs, wakeJobsSoon } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
@@ -45,8 +45,8 @@ function onBusEvent(event: BusEvent): void {
         : notifyWorkstreamChanged({ workstreamId: event.workstreamId, reason: "running" }),
     );
   } else if (event.type === "TurnCompleted") {
-    // The turn's closing statement queued its post-turn event; hand it over now.
-    wakeJobs();
+    // The turn's closing statement queued its post-turn event; hand it over shortly.
+    wakeJobsSoon();
   }
 }
 
