@@ -173,6 +173,8 @@ export type ContextRecord = {
   reservedOutput: number;
   total: number;
   sections: ContextSectionRecord[];
+  /** How long assembling it took, in milliseconds. */
+  composeMs: number;
 };
 
 /** GET /api/workstreams/:id/context: everything the panel shows. Owner only. */

@@ -260,6 +260,7 @@ function textOf(message: HistoryMessage["message"]): string {
 }
 
 export async function composeRequest(input: ComposeInput): Promise<ComposedRequest> {
+  const startedAt = performance.now();
   const { workstream, agent, kept, history } = input;
   const window = windowOf(input.modelId);
   const reservedOutput = reservedOutputOf(window);
@@ -357,6 +358,7 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
       reservedOutput,
       total: records.reduce((sum, section) => sum + section.tokens, 0),
       sections: records,
+      composeMs: Math.round((performance.now() - startedAt) * 100) / 100,
     },
   };
 }
