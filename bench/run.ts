@@ -6,10 +6,9 @@
 // latest.json (ignored), and the markdown report: latest.md and <name>-<date>.md for a full run,
 // quick.md for --quick. Only talks to 127.0.0.1; bounded by --deadline; kills its servers on exit.
 //
-// Turn kinds: the *plain turn* (a 7-word answer at model delay 0, one follower). The *full turn*
-// (a workstream with state, plan, memory block and 1,000 memories) comes with the context issue:
-// it will be a second text set and workstream set through the same scenarios, reported beside
-// the plain turn. Until those exist the report says so and measures the plain turn only.
+// Turn kinds: the *plain turn* (a 7-word answer at model delay 0, one follower) and the *full
+// turn* (section "full"): the same texts in other workstreams whose plan, state and memory block
+// were seeded through the agent's tools, timed and counted the same way beside the plain turn.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -45,6 +44,7 @@ import { round, summarize } from "./lib/stats";
 import { type BenchUser, signUpUser, signUpUsers } from "./lib/users";
 import { chatPageScripts, chatRouteWeight, ratio, timeToUsable } from "./scenarios/client";
 import { runConcurrency } from "./scenarios/concurrency";
+import { sampleComposeMs, seedFullContext } from "./scenarios/full-turn";
 import { runHistory } from "./scenarios/history";
 import { runJobs } from "./scenarios/jobs";
 import { runOverhead } from "./scenarios/overhead";
@@ -89,6 +89,7 @@ const results: Results = {
   soak: {},
   history: {},
   jobs: {},
+  full: {},
   client: { status: "skipped" },
   goals: [],
   notes: [],
@@ -310,6 +311,37 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
           `${db}: overhead p50 ${r.overheadMs.p50} ms, p99 ${r.overheadMs.p99} ms, CPU/turn ${r.cpuPerTurnMs} ms`,
         );
     }
+    let fullUsers: BenchUser[] = [];
+    if (wants("full") && Date.now() < softDeadline) {
+      fullUsers = await signUpUsers(server.url, options.overheadUsers, `${db}-full-`, 4);
+      const fullTarget = { server, users: fullUsers };
+      log(`${db}: seeding the full turn's context in ${fullUsers.length} workstreams`);
+      const seeded = await seedFullContext(fullTarget);
+      log(`${db}: ${inputs.overheadTexts.length} sequential full turns`);
+      const overhead = await runOverhead({
+        target: fullTarget,
+        texts: inputs.overheadTexts,
+        modelTtft: inputs.overheadTtft,
+        warmupTexts: inputs.warmupTexts,
+        ...(db === "postgres" ? { dbName } : {}),
+        quietMs: 2_000,
+        follower,
+        log,
+      });
+      const sampled = await sampleComposeMs(fullTarget, inputs.overheadTexts, 30);
+      results.full = {
+        ...results.full,
+        [db]: {
+          seeded,
+          overhead,
+          composeMs: sampled.composeMs,
+          ...(sampled.sections ? { sections: sampled.sections.context.sections } : {}),
+        },
+      };
+      log(
+        `${db}: full turn first text p50 ${overhead.firstTextMs.p50} ms; builder p50 ${sampled.composeMs.p50} ms`,
+      );
+    }
     if (wants("jobs") && Date.now() < softDeadline) {
       log(`${db}: post-turn jobs over ${options.jobSamples} new group workstreams`);
       results.jobs[db] = await runJobs({
@@ -358,6 +390,17 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
           turns: options.statementTurns,
           follower,
         });
+        const full = results.full?.[db];
+        if (full && fullUsers.length) {
+          full.statements = await runStatements({
+            target: { server, users: fullUsers },
+            source,
+            texts: inputs.overheadTexts,
+            turns: options.statementTurns,
+            follower,
+          });
+          log(`${db}: ${full.statements.perTurn} statements per full turn`);
+        }
         const r = results.statements[db];
         log(
           `${db}: ${r?.perTurn} statements per turn (${r?.source})` +
@@ -626,7 +669,7 @@ function writeResults(): string {
     results.client = { status: "skipped", note: "no database variant selected" };
   }
   results.notes.push(
-    "Turn kinds: the plain turn only. The full turn (a workstream with state, plan, memory block and 1,000 memories) is added once the context issue has built them; this report will then show it beside the plain turn.",
+    "Turn kinds: the plain turn, and the full turn (section 2b): the same turn in a workstream with an active plan, every state list filled and a memory block, seeded through the agent's own tools. The 1,000 memories join it once the memory issue has built them.",
     "First text = POST sent → first text-delta event at the client. 'Over baseline' = the database's first text minus the bare baseline's in this run (same messages, same model): the first-text target applies to it. '− model TTFT' subtracts the model's own time to first token measured in-process instead.",
     "The follower: each app turn has a second connection of the same user following the workstream (GET …/events?after=N) from the moment the POST's headers arrive; its work (session check, log reads) is in the app's CPU and statement counts. The baseline has no follower (nothing to follow).",
     "CPU per turn = utime+stime of the serving process (all its threads, PGlite's WebAssembly included) over the sequential run ÷ turns, idle background work included; on Postgres plus the CPU of the bench database's backends. The target (≤ 12 ms PGlite, ≤ 10 ms Postgres) applies to the absolute app + backends figure; 'over baseline' subtracts the bare baseline's CPU per turn and is shown for reading.",

@@ -9,6 +9,7 @@ export const SECTIONS = [
   "history",
   "client",
   "jobs",
+  "full",
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 export type DbKind = "pglite" | "postgres";

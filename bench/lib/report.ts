@@ -2,12 +2,24 @@
 // the figures.
 import type { BundleWeight, FetchedWeight, UsableResult } from "../scenarios/client";
 import type { LevelResult } from "../scenarios/concurrency";
+import type { SeededContext } from "../scenarios/full-turn";
 import type { HistoryResult } from "../scenarios/history";
 import type { JobsResult } from "../scenarios/jobs";
 import type { OverheadResult } from "../scenarios/overhead";
 import type { SoakResult } from "../scenarios/soak";
 import type { StatementsResult } from "../scenarios/statements";
-import { round } from "./stats";
+import { round, type Summary } from "./stats";
+
+/** The full turn beside the plain one, on the same server. */
+export type FullTurnResult = {
+  seeded: SeededContext;
+  overhead: OverheadResult;
+  /** The context builder's own time per turn, as the turns recorded it. */
+  composeMs: Summary;
+  /** The last sampled turn's sections: name, tokens, budget, items kept and cut. */
+  sections?: Array<{ name: string; tokens: number; budget: number; items: number; cut: number }>;
+  statements?: StatementsResult;
+};
 
 /** The event log after the memory run: what folding a finished turn's text deltas would save. */
 export type EventLogProfile = {
@@ -44,6 +56,7 @@ export type Results = {
   >;
   history: Partial<Record<Variant, HistoryResult>>;
   jobs: Partial<Record<Variant, JobsResult>>;
+  full?: Partial<Record<Variant, FullTurnResult>>;
   client: {
     status: "ok" | "todo" | "skipped" | "failed";
     note?: string;
@@ -169,6 +182,31 @@ export function evaluateGoals(results: Results): Goal[] {
       measured: `${f(jobs.titleMs.p50)} ms (p90 ${f(jobs.titleMs.p90)}, ${jobs.samples} turns${jobs.missing ? `, ${jobs.missing} missing` : ""})`,
       met: jobs.missing === 0 && jobs.titleMs.p50 <= 200,
     });
+  }
+  for (const db of ["pglite", "postgres"] as const) {
+    const full = results.full?.[db];
+    const plain = results.overhead[db];
+    if (!full || !plain) continue;
+    const extra = full.overhead.firstTextMs.p50 - plain.firstTextMs.p50;
+    goals.push({
+      goal: `${db}: the full turn's first text over the plain turn's, p50 ≤ 2 ms`,
+      measured: `${f(extra)} ms (${f(full.overhead.firstTextMs.p50)} vs ${f(plain.firstTextMs.p50)} ms)`,
+      met: extra <= 2,
+    });
+    goals.push({
+      goal: `${db}: the context builder's own time, p50 ≤ 2 ms`,
+      measured: `${f(full.composeMs.p50, 2)} ms (p99 ${f(full.composeMs.p99, 2)}, ${full.composeMs.n} turns)`,
+      met: full.composeMs.p50 <= 2,
+    });
+    const plainStatements = results.statements[db];
+    if (full.statements && plainStatements) {
+      const added = full.statements.perTurn - plainStatements.perTurn;
+      goals.push({
+        goal: `${db}: the full turn adds ≤ 2 SQL statements over the plain turn`,
+        measured: `${f(added)} (${f(full.statements.perTurn)} vs ${f(plainStatements.perTurn)})`,
+        met: added <= 2,
+      });
+    }
   }
   const client = results.client;
   if (client.status === "ok" && client.fetched) {
@@ -479,6 +517,51 @@ export function formatReport(results: Results): string {
         ]),
       ),
     );
+  }
+
+  const fulls = Object.entries(results.full ?? {}) as Array<[Variant, FullTurnResult]>;
+  if (fulls.length) {
+    out.push(
+      "\n2b. The full turn: the plain turn in a workstream with an active plan, every state list filled and a memory block (summary + notes), seeded through the agent's tools",
+    );
+    out.push(
+      table(
+        [
+          "server",
+          "seeded: plan steps / state items / notes",
+          "first text p50 plain → full",
+          "full p99",
+          "CPU/turn plain → full",
+          "statements plain → full",
+          "builder p50 / p99",
+        ],
+        fulls.map(([variant, r]) => {
+          const plain = results.overhead[variant];
+          const plainStatements = results.statements[variant];
+          return [
+            variant,
+            `${r.seeded.planSteps} / ${r.seeded.stateItems} / ${r.seeded.memoryEntries}${r.seeded.memorySummary ? " + summary" : ""}`,
+            `${f(plain?.firstTextMs.p50)} → ${f(r.overhead.firstTextMs.p50)} ms`,
+            `${f(r.overhead.firstTextMs.p99)} ms`,
+            `${f(plain ? totalCpuPerTurn(plain) : undefined)} → ${f(totalCpuPerTurn(r.overhead))} ms`,
+            `${f(plainStatements?.perTurn)} → ${f(r.statements?.perTurn)}`,
+            `${f(r.composeMs.p50, 2)} / ${f(r.composeMs.p99, 2)} ms`,
+          ];
+        }),
+      ),
+    );
+    const sample = fulls.find(([, r]) => r.sections)?.[1].sections;
+    if (sample) {
+      out.push("  One full turn's context by section (tokens / budget, items kept, cut):");
+      out.push(
+        sample
+          .map(
+            (section) =>
+              `    ${section.name.padEnd(18)} ${String(section.tokens).padStart(6)} / ${String(section.budget).padStart(6)}  ${section.items} kept, ${section.cut} cut`,
+          )
+          .join("\n"),
+      );
+    }
   }
 
   const jobs = Object.entries(results.jobs ?? {}) as Array<[Variant, JobsResult]>;
