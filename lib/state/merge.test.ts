@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { mergeState, StateLimitError, UnknownStateItemError } from "./merge";
 import {
   emptyState,
@@ -17,7 +18,9 @@ function idMaker() {
 }
 
 /** Merges deltas one after another, each a minute later, like successive turns. */
-function mergeAll(deltas: WorkstreamStateDelta[], mode: "evict" | "refuse" = "evict") {
+type DeltaInput = z.input<typeof workstreamStateDeltaSchema>;
+
+function mergeAll(deltas: DeltaInput[], mode: "evict" | "refuse" = "evict") {
   const newId = idMaker();
   let state = emptyState();
   const evicted = [];
@@ -159,7 +162,11 @@ describe("mergeState", () => {
       UnknownStateItemError,
     );
     expect(() =>
-      mergeState(emptyState(), { tasks: { update: [{ id: "ghost", status: "done" }] } }, options),
+      mergeState(
+        emptyState(),
+        workstreamStateDeltaSchema.parse({ tasks: { update: [{ id: "ghost", status: "done" }] } }),
+        options,
+      ),
     ).toThrow(expect.objectContaining({ id: "ghost", list: "tasks" }));
   });
 });
@@ -191,7 +198,10 @@ const step = fc.record({
   removeIndexes: fc.array(fc.nat(12), { maxLength: 3 }),
 });
 
-function deltaFor(state: WorkstreamState, s: fc.RecordValue<typeof step>, onlyRemovals = false) {
+type NewItemValue = { text: string; confidence: number; done: boolean; binding: boolean };
+type StepValue = { list: StateListName; adds: NewItemValue[]; removeIndexes: number[] };
+
+function deltaFor(state: WorkstreamState, s: StepValue, onlyRemovals = false) {
   const held = state[s.list];
   const remove = [...new Set(s.removeIndexes.filter((i) => i < held.length))].map(
     (i) => held[i]?.id ?? "",

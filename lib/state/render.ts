@@ -101,7 +101,7 @@ export type PlanBudgetItem = { text: string; keep: number };
  * Empty when there is no active plan.
  */
 export function planItemsForBudget(plan: ExecutionPlan | null): PlanBudgetItem[] {
-  if (!plan || plan.status !== "active") return [];
+  if (plan?.status !== "active") return [];
   const count = plan.steps.length;
   return plan.steps.map((step, index) => {
     const order = count > 1 ? (0.09 * (count - 1 - index)) / (count - 1) : 0;
@@ -120,7 +120,7 @@ export function planItemsForBudget(plan: ExecutionPlan | null): PlanBudgetItem[]
 
 /** The `<execution-plan-state>` block from the steps left after cutting. */
 export function renderPlanItems(plan: ExecutionPlan | null, steps: readonly PlanBudgetItem[]) {
-  if (!plan || plan.status !== "active") return "";
+  if (plan?.status !== "active") return "";
   const lines = steps.map((step) => step.text);
   const body = lines.length > 0 ? `\n${lines.join("\n")}` : "";
   return `<execution-plan-state>\nPlan: ${escapeText(plan.title)} (active)${body}\n</execution-plan-state>`;

@@ -1,0 +1,116 @@
+// The agent's tools over the workstream state and execution plan: update_workstream_state and
+// update_plan. Scoped tools (they act for the workstream's owner), registered once and bound per
+// turn by the agent's tool list (lib/agents/tools.ts). Their input is the same shape a member's
+// edit takes; the agent's merges evict by the lists' rules instead of being refused.
+import "server-only";
+import { tool } from "ai";
+import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
+import { isAppError } from "@/lib/http/errors";
+import { toStorableJson } from "@/lib/text/storable";
+import { UnknownStateItemError } from "./merge";
+import {
+  planUpdateSchema,
+  STATE_LIMITS,
+  type StateListName,
+  workstreamStateDeltaSchema,
+} from "./schema";
+import { applyStateDelta, type StateTarget, writePlan } from "./store";
+
+const LIMITS_TEXT = Object.entries(STATE_LIMITS)
+  .map(([list, limit]) => `${list} ${limit}`)
+  .join(", ");
+
+const STATE_DESCRIPTION =
+  "Records what matters in this workstream so it is remembered in later turns: it is shown to " +
+  "you as <workstream-state> at the start of every turn. Each list takes `add` (new items), " +
+  "`update` (by the item's id, only the fields you give change) and `remove` (ids). Use " +
+  "keyDecisions for decisions the member made or agreed (text, rationale, confidence 0 to 1), " +
+  "tasks for work to do (status open, in_progress or done), activeConstraints for rules the work " +
+  "must respect (binding false for ones only proposed), openQuestions, risks, artifacts " +
+  "(documents, links, files produced), agentContributions (what an agent added) and currentPlan " +
+  "(one line; prefer update_plan for a plan with steps). Ids are the bracketed ones in " +
+  "<workstream-state>. Each item is at most 500 characters. " +
+  `Lists hold at most: ${LIMITS_TEXT}; past that the least important item goes ` +
+  "(done tasks and low-confidence decisions first) and the result says what was evicted. " +
+  "Mark finished tasks done rather than removing them; remove items that are no longer true.";
+
+const PLAN_DESCRIPTION =
+  "Writes the execution plan for this workstream: the ordered steps you are following, shown to " +
+  "you as <execution-plan-state> at the start of every turn. Send the whole list of steps as it " +
+  "should now read (steps whose title is unchanged keep their id), with their statuses: " +
+  "pending, in_progress (one at a time), done, skipped or blocked. Starting a plan needs a title. " +
+  "Set status to completed when every step is done, or abandoned when the plan no longer " +
+  "applies; the next update_plan then starts a new plan. Use it for work of three or more steps.";
+
+function targetOf(scope: ToolScope): StateTarget {
+  return {
+    workstreamId: scope.workstreamId,
+    organizationId: scope.organizationId,
+    ownerId: scope.userId,
+  };
+}
+
+/** An error the model can act on: which id is unknown, or the sentence of the code. */
+function toolError(error: unknown): Error {
+  if (error instanceof UnknownStateItemError) {
+    return new Error(
+      `${error.list} has no item with id "${error.id}". Use an id shown in <workstream-state>.`,
+    );
+  }
+  if (isAppError(error)) {
+    const field = typeof error.details?.field === "string" ? ` (${error.details.field})` : "";
+    const reason = typeof error.details?.reason === "string" ? ` ${error.details.reason}` : "";
+    return new Error(`${error.message}${field}${reason}`);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export function registerStateTools(): void {
+  registerScopedTool("update_workstream_state", (scope) =>
+    tool({
+      description: STATE_DESCRIPTION,
+      inputSchema: workstreamStateDeltaSchema,
+      execute: async (delta) => {
+        try {
+          const result = await applyStateDelta({
+            ...targetOf(scope),
+            // Model output is never refused for its characters: they are replaced instead.
+            delta: toStorableJson(delta),
+            mode: "evict",
+          });
+          return {
+            version: result.version,
+            changed: Object.fromEntries(
+              result.changed.map((list: StateListName) => [
+                list,
+                result.state[list].map((item) => ({ id: item.id, text: item.text })),
+              ]),
+            ),
+            evicted: result.lastEvictions.map(({ list, id, text, rule }) => ({
+              list,
+              id,
+              text,
+              why: rule,
+            })),
+          };
+        } catch (error) {
+          throw toolError(error);
+        }
+      },
+    }),
+  );
+  registerScopedTool("update_plan", (scope) =>
+    tool({
+      description: PLAN_DESCRIPTION,
+      inputSchema: planUpdateSchema,
+      execute: async (update) => {
+        try {
+          const { plan } = await writePlan({ ...targetOf(scope), update: toStorableJson(update) });
+          return { title: plan.title, status: plan.status, steps: plan.steps };
+        } catch (error) {
+          throw toolError(error);
+        }
+      },
+    }),
+  );
+}
