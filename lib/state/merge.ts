@@ -55,9 +55,13 @@ export type MergeOptions = {
   newId: (list: StateListName) => string;
 };
 
+export type StateItemRef = { list: StateListName; id: string; text: string };
+
 export type MergeResult = {
   state: WorkstreamState;
   evicted: Eviction[];
+  /** The items this delta added that the state now holds, with the ids they were given. */
+  added: StateItemRef[];
   /** The lists this delta touched (added to, updated, removed from, or evicted from). */
   changed: StateListName[];
 };
@@ -98,6 +102,7 @@ export function mergeState(
 ): MergeResult {
   const next = { ...state } as Record<StateListName, AnyItem[]>;
   const evicted: Eviction[] = [];
+  const added: StateItemRef[] = [];
   const changed: StateListName[] = [];
   for (const list of STATE_LISTS) {
     const change = delta[list];
@@ -115,7 +120,7 @@ export function mergeState(
     next[list] = kept;
     if (touched) changed.push(list);
   }
-  return { state: next as WorkstreamState, evicted, changed };
+  return { state: next as WorkstreamState, evicted, added, changed };
 }
 
 type ListChange = NonNullable<WorkstreamStateDelta[StateListName]>;

@@ -9,7 +9,7 @@ import { getDb } from "@/db/client";
 import { workstreamStates, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
 import { isStorableText } from "@/lib/text/storable";
-import { type MergeMode, mergeState } from "./merge";
+import { type MergeMode, mergeState, type StateItemRef } from "./merge";
 import { nextPlan } from "./plan";
 import { publishContextChange } from "./publish";
 import {
@@ -148,6 +148,7 @@ export type StateWriteResult = {
   version: number;
   state: WorkstreamState;
   lastEvictions: Eviction[];
+  added: StateItemRef[];
   changed: StateListName[];
 };
 
@@ -180,7 +181,13 @@ export async function applyStateDelta({
       newId: idMaker(taken),
     });
     if (merged.changed.length === 0) {
-      return { version: loaded.version, state: loaded.state, lastEvictions: [], changed: [] };
+      return {
+        version: loaded.version,
+        state: loaded.state,
+        lastEvictions: [],
+        added: [],
+        changed: [],
+      };
     }
     const version = await compareAndSet(target, loaded, {
       state: merged.state,
@@ -192,6 +199,7 @@ export async function applyStateDelta({
         version,
         state: merged.state,
         lastEvictions: merged.evicted,
+        added: merged.added,
         changed: merged.changed,
       };
     }

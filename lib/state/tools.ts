@@ -11,9 +11,14 @@ import { UnknownStateItemError } from "./merge";
 import {
   planUpdateSchema,
   STATE_LIMITS,
+  STATE_LISTS,
   type StateListName,
+  type WorkstreamStateDelta,
   workstreamStateDeltaSchema,
 } from "./schema";
+
+type ListChange = NonNullable<WorkstreamStateDelta[StateListName]>;
+
 import { applyStateDelta, type StateTarget, writePlan } from "./store";
 
 const LIMITS_TEXT = Object.entries(STATE_LIMITS)
@@ -78,14 +83,15 @@ export function registerStateTools(): void {
             delta: toStorableJson(delta),
             mode: "evict",
           });
+          const byId = (pick: (change: ListChange) => readonly string[] | undefined) =>
+            STATE_LISTS.flatMap((list) =>
+              (pick(delta[list] ?? {}) ?? []).map((id) => ({ list, id })),
+            );
           return {
             version: result.version,
-            changed: Object.fromEntries(
-              result.changed.map((list: StateListName) => [
-                list,
-                result.state[list].map((item) => ({ id: item.id, text: item.text })),
-              ]),
-            ),
+            added: result.added,
+            updated: byId((change) => change.update?.map((update) => update.id)),
+            removed: byId((change) => change.remove),
             evicted: result.lastEvictions.map(({ list, id, text, rule }) => ({
               list,
               id,
