@@ -8,7 +8,6 @@ import {
   STATE_LISTS,
   type StateListName,
   type WorkstreamState,
-  type WorkstreamStateDelta,
   workstreamStateDeltaSchema,
 } from "./schema";
 
@@ -60,6 +59,7 @@ describe("mergeState", () => {
     ]);
     expect(result.changed).toEqual(["tasks"]);
     expect(result.evicted).toEqual([]);
+    expect(result.added).toEqual([{ list: "tasks", id: "new", text: "c" }]);
   });
 
   it("I13.1 an update changes only the fields it names", () => {

@@ -107,17 +107,19 @@ export function mergeState(
   for (const list of STATE_LISTS) {
     const change = delta[list];
     if (!change) continue;
-    const { items, added, touched } = applyListDelta(
-      list,
-      state[list] as AnyItem[],
-      change,
-      options,
-    );
+    const {
+      items,
+      added: fresh,
+      touched,
+    } = applyListDelta(list, state[list] as AnyItem[], change, options);
     if (options.mode === "refuse" && items.length > STATE_LIMITS[list]) {
       throw new StateLimitError(list);
     }
-    const kept = items.length > STATE_LIMITS[list] ? evict(list, items, added, evicted) : items;
+    const kept = items.length > STATE_LIMITS[list] ? evict(list, items, fresh, evicted) : items;
     next[list] = kept;
+    for (const item of kept) {
+      if (fresh.has(item.id)) added.push({ list, id: item.id, text: item.text });
+    }
     if (touched) changed.push(list);
   }
   return { state: next as WorkstreamState, evicted, added, changed };
