@@ -84,7 +84,7 @@ const itemUpdate = <S extends z.core.$ZodShape>(item: z.ZodObject<S, z.core.$str
     ...Object.fromEntries(
       Object.entries(item.shape).map(([field, schema]) => [
         field,
-        (schema instanceof z.ZodDefault ? schema.unwrap() : schema).optional(),
+        z.optional(schema instanceof z.ZodDefault ? schema.unwrap() : schema),
       ]),
     ),
     id: itemId,
