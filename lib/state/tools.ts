@@ -14,30 +14,26 @@ import {
   STATE_LISTS,
   type StateListName,
   type WorkstreamStateDelta,
-  workstreamStateDeltaSchema,
 } from "./schema";
 
 type ListChange = NonNullable<WorkstreamStateDelta[StateListName]>;
 
 import { applyStateDelta, type StateTarget, writePlan } from "./store";
+import { stateDeltaToolInput } from "./tool-schema";
 
 const LIMITS_TEXT = Object.entries(STATE_LIMITS)
   .map(([list, limit]) => `${list} ${limit}`)
   .join(", ");
 
 const STATE_DESCRIPTION =
-  "Records what matters in this workstream so it is remembered in later turns: it is shown to " +
-  "you as <workstream-state> at the start of every turn. Each list takes `add` (new items), " +
-  "`update` (by the item's id, only the fields you give change) and `remove` (ids). Use " +
-  "keyDecisions for decisions the member made or agreed (text, rationale, confidence 0 to 1), " +
-  "tasks for work to do (status open, in_progress or done), activeConstraints for rules the work " +
-  "must respect (binding false for ones only proposed), openQuestions, risks, artifacts " +
-  "(documents, links, files produced), agentContributions (what an agent added) and currentPlan " +
-  "(one line; prefer update_plan for a plan with steps). Ids are the bracketed ones in " +
-  "<workstream-state>. Each item is at most 500 characters. " +
-  `Lists hold at most: ${LIMITS_TEXT}; past that the least important item goes ` +
-  "(done tasks and low-confidence decisions first) and the result says what was evicted. " +
-  "Mark finished tasks done rather than removing them; remove items that are no longer true.";
+  "Records what matters in this workstream; you see it as <workstream-state> every turn. Per " +
+  "list: add (new items), update (id + only the fields to change), remove (ids, shown in " +
+  "brackets). Fields: every item has text (max 500 chars); keyDecisions also rationale and " +
+  "confidence (0-1); tasks status (open, in_progress, done); activeConstraints binding (false if " +
+  "only proposed); agentContributions agentId. Other lists: currentPlan (one line; use " +
+  "update_plan for steps), openQuestions, risks, artifacts. " +
+  `Limits: ${LIMITS_TEXT}. Past a limit the least important item is evicted (done tasks, ` +
+  "low-confidence decisions, else oldest) and the result lists it. Mark finished tasks done.";
 
 const PLAN_DESCRIPTION =
   "Writes the execution plan for this workstream: the ordered steps you are following, shown to " +
@@ -74,7 +70,7 @@ export function registerStateTools(): void {
   registerScopedTool("update_workstream_state", (scope) =>
     tool({
       description: STATE_DESCRIPTION,
-      inputSchema: workstreamStateDeltaSchema,
+      inputSchema: stateDeltaToolInput,
       execute: async (delta) => {
         try {
           const result = await applyStateDelta({
