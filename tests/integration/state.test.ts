@@ -161,6 +161,11 @@ describe("the agent's state and plan tools through a turn", () => {
     const owner = await userWithWorkstream(server.url, "Too Long Tool");
     const answer = await turn(owner, `add a risk: ${"x".repeat(STATE_ITEM_MAX + 20)}`);
     expect(answer).toContain("reported an error");
+    const unknown = await turn(
+      owner,
+      '[tool:update_workstream_state:{"tasks":{"remove":["task_nope"]}}] tidy up',
+    );
+    expect(unknown).toContain('tasks has no item with id "task_nope"');
     expect(await stored(owner.workstreamId)).toBeNull();
   });
 });
@@ -257,6 +262,20 @@ describe("PATCH /api/workstreams/:id/state", () => {
     });
     expect([stale.status, stale.body.error.code]).toEqual([409, "conflict:state_version"]);
     expect(await stored(owner.workstreamId)).toEqual(before);
+  });
+
+  it("I13.1 edits at the same moment are all kept: a writer that lost the race merges again", async () => {
+    const owner = await userWithWorkstream(server.url, "Same Moment");
+    const results = await Promise.all(
+      ["one", "two", "three"].map((text) =>
+        patch(owner, owner.workstreamId, { delta: { artifacts: { add: [{ text }] } } }),
+      ),
+    );
+    expect(results.map((result) => result.status)).toEqual([200, 200, 200]);
+    expect(results.map((result) => result.body.version).sort()).toEqual([1, 2, 3]);
+    const row = await stored(owner.workstreamId);
+    expect(row?.version).toBe(3);
+    expect(row?.state.artifacts.map((item) => item.text).sort()).toEqual(["one", "three", "two"]);
   });
 
   it("I13.1 the owner's edit reaches the owner's tabs and not the organization's", async () => {
