@@ -6,6 +6,7 @@
 import "server-only";
 import { startJobs, wakeJobsSoon } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
+import { registerStateTools } from "@/lib/state/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { memberSection } from "@/lib/turns/context";
@@ -81,6 +82,7 @@ export function wireDomains(): Promise<void> {
   state.wired ??= (async () => {
     bus.on(onBusEvent);
     registerOnboardingTool();
+    registerStateTools();
     registerScopedToolsHook();
     registerMemberSection();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.

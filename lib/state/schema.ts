@@ -75,15 +75,27 @@ export function emptyState(): WorkstreamState {
   return Object.fromEntries(STATE_LISTS.map((list) => [list, []])) as unknown as WorkstreamState;
 }
 
+/**
+ * An update names the fields it changes and nothing else: the defaults of a new item are left out
+ * (zod applies a default even under `.partial()`, which would reset an omitted confidence).
+ */
+const itemUpdate = <S extends z.core.$ZodShape>(item: z.ZodObject<S, z.core.$strict>) =>
+  z.strictObject({
+    ...Object.fromEntries(
+      Object.entries(item.shape).map(([field, schema]) => [
+        field,
+        z.optional(schema instanceof z.ZodDefault ? schema.unwrap() : schema),
+      ]),
+    ),
+    id: itemId,
+  }) as unknown as z.ZodType<Partial<z.output<typeof item>> & { id: string }>;
+
 /** Changes to one list: new items, partial updates by id, removals by id. */
 const changes = <S extends z.core.$ZodShape>(item: z.ZodObject<S, z.core.$strict>) =>
   z
     .strictObject({
       add: z.array(item).max(20).optional(),
-      update: z
-        .array(item.partial().extend({ id: itemId }))
-        .max(20)
-        .optional(),
+      update: z.array(itemUpdate(item)).max(20).optional(),
       remove: z.array(itemId).max(20).optional(),
     })
     .optional();

@@ -80,6 +80,13 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
   "PATCH /api/workstreams/[workstreamId]": () => [{ body: { title: "Fuzzed" } }],
   "GET /api/workstreams/[workstreamId]/events": () => [{ query: { after: "0" } }],
   "POST /api/workstreams/[workstreamId]/messages": () => [{ body: userMessage("[echo] fuzz") }],
+  "PATCH /api/workstreams/[workstreamId]/state": () => [
+    {
+      body: {
+        delta: { keyDecisions: { add: [{ text: "Fuzzed", rationale: "why", confidence: 0.5 }] } },
+      },
+    },
+  ],
   "POST /api/admin/invitations": () => [
     { body: { email: `invitee.${randomUUID().slice(0, 8)}@example.test`, role: "member" } },
   ],

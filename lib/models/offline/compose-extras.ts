@@ -3,6 +3,7 @@
  * reasoning, `[words:N]` output, tool-result summaries and the "tool not available" reply.
  */
 import type { LanguageModelV4ToolResultPart } from "@ai-sdk/provider";
+import { summarizeContextResult } from "./context-summaries";
 import { safeStringify, toolOutputText } from "./prompt";
 import type { Rng } from "./random";
 import { describeRequest } from "./request";
@@ -87,7 +88,10 @@ function summarizeOne(part: LanguageModelV4ToolResultPart): string {
   const { output } = part;
   switch (output.type) {
     case "json":
-      return `I ran ${name}. ${describeJson(output.value)}`;
+      return (
+        summarizeContextResult(part.toolName, output.value) ??
+        `I ran ${name}. ${describeJson(output.value)}`
+      );
     case "text":
     case "content": {
       const body = toolOutputText(output).trim();

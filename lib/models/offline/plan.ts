@@ -1,5 +1,6 @@
 /**
- * Decides what one offline-model call does: fail, call tools, summarize tool results, emit JSON
+ * Decides what one offline-model call does: fail, call tools (asked for with `[tool:…]` or in plain
+ * words, see ./context-requests), summarize tool results, emit JSON
  * for structured output, or answer in markdown — plus reasoning, pacing and token usage. Owns the
  * module-level `[fail:N]` counter (reset with `resetPlanState`).
  */
@@ -17,6 +18,7 @@ import {
   summarizeToolResults,
   unavailableToolAnswer,
 } from "./compose-extras";
+import { matchContextRequest } from "./context-requests";
 import { createSampleContext, sampleJsonSchema } from "./json-schema-sample";
 import { readPrompt, safeStringify } from "./prompt";
 import { createRng, hashHex, hashString } from "./random";
@@ -170,12 +172,16 @@ export function buildPlan(
   // 1. Tool calls: explicit triggers, or a tool choice that forces one.
   if (afterTool.length === 0 && !toolsDisabled) {
     const forced = options.toolChoice?.type === "tool" ? options.toolChoice.toolName : undefined;
+    // A plain request ("record the decision: …") calls its tool only if the agent has it.
+    const plain = triggers.tools.length === 0 ? matchContextRequest(triggers.cleanText) : null;
     const requests =
       triggers.tools.length > 0
         ? triggers.tools
         : forced !== undefined || (options.toolChoice?.type === "required" && tools[0])
           ? [{ name: forced ?? tools[0]?.name ?? "", argsJson: undefined }]
-          : [];
+          : plain && tools.some((tool) => tool.name === plain.name)
+            ? [plain]
+            : [];
     const calls = requests.flatMap((request, i) => {
       const tool =
         tools.find((t) => t.name === request.name) ??

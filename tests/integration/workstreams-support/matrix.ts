@@ -87,6 +87,11 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
     expected: ownerOnly(200),
     path: (f) => `/api/workstreams/${f.archivedGroupId}`,
   },
+  "PATCH /api/workstreams/[workstreamId]/state": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/state`,
+    body: () => ({ delta: { tasks: { add: [{ text: "Matrix task" }] } } }),
+  },
   "POST /api/workstreams/[workstreamId]/archive": {
     expected: ownerOnly(200),
     path: (f) => `/api/workstreams/${f.groupId}/archive`,

@@ -1,0 +1,30 @@
+import { asSchema } from "ai";
+import { encode } from "gpt-tokenizer";
+import { describe, expect, it } from "vitest";
+import { stateDeltaToolInput } from "./tool-schema";
+
+describe("update_workstream_state's input schema", () => {
+  const schema = asSchema(stateDeltaToolInput);
+
+  it("I13.5 is shown to the model in a few hundred tokens, not the ~1,400 of the converted zod schema", async () => {
+    expect(encode(JSON.stringify(await schema.jsonSchema)).length).toBeLessThan(400);
+  });
+
+  it("I13.5 still accepts exactly a WorkstreamStateDelta", async () => {
+    const ok = await schema.validate?.({ tasks: { add: [{ text: "Write the FAQ" }] } });
+    expect(ok).toEqual({
+      success: true,
+      value: { tasks: { add: [{ text: "Write the FAQ", status: "open" }] } },
+    });
+    // A field of another list, an unknown list and a text over the limit are refused.
+    for (const wrong of [
+      { tasks: { add: [{ text: "x", confidence: 0.5 }] } },
+      { moods: { add: [{ text: "x" }] } },
+      { risks: { add: [{ text: "y".repeat(501) }] } },
+    ]) {
+      expect((await schema.validate?.(wrong))?.success, JSON.stringify(wrong).slice(0, 60)).toBe(
+        false,
+      );
+    }
+  });
+});

@@ -1,0 +1,118 @@
+// The agent's tools over the workstream state and execution plan: update_workstream_state and
+// update_plan. Scoped tools (they act for the workstream's owner), registered once and bound per
+// turn by the agent's tool list (lib/agents/tools.ts). Their input is the same shape a member's
+// edit takes; the agent's merges evict by the lists' rules instead of being refused.
+import "server-only";
+import { tool } from "ai";
+import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
+import { isAppError } from "@/lib/http/errors";
+import { toStorableJson } from "@/lib/text/storable";
+import { UnknownStateItemError } from "./merge";
+import {
+  planUpdateSchema,
+  STATE_LIMITS,
+  STATE_LISTS,
+  type StateListName,
+  type WorkstreamStateDelta,
+} from "./schema";
+
+type ListChange = NonNullable<WorkstreamStateDelta[StateListName]>;
+
+import { applyStateDelta, type StateTarget, writePlan } from "./store";
+import { stateDeltaToolInput } from "./tool-schema";
+
+const LIMITS_TEXT = Object.entries(STATE_LIMITS)
+  .map(([list, limit]) => `${list} ${limit}`)
+  .join(", ");
+
+const STATE_DESCRIPTION =
+  "Records what matters in this workstream; you see it as <workstream-state> every turn. Per " +
+  "list: add (new items), update (id + only the fields to change), remove (ids, shown in " +
+  "brackets). Fields: every item has text (max 500 chars); keyDecisions also rationale and " +
+  "confidence (0-1); tasks status (open, in_progress, done); activeConstraints binding (false if " +
+  "only proposed); agentContributions agentId. Other lists: currentPlan (one line; use " +
+  "update_plan for steps), openQuestions, risks, artifacts. " +
+  `Limits: ${LIMITS_TEXT}. Past a limit the least important item is evicted (done tasks, ` +
+  "low-confidence decisions, else oldest) and the result lists it. Mark finished tasks done.";
+
+const PLAN_DESCRIPTION =
+  "Writes the execution plan for this workstream: the ordered steps you are following, shown to " +
+  "you as <execution-plan-state> at the start of every turn. Send the whole list of steps as it " +
+  "should now read (steps whose title is unchanged keep their id), with their statuses: " +
+  "pending, in_progress (one at a time), done, skipped or blocked. Starting a plan needs a title. " +
+  "Set status to completed when every step is done, or abandoned when the plan no longer " +
+  "applies; the next update_plan then starts a new plan. Use it for work of three or more steps.";
+
+function targetOf(scope: ToolScope): StateTarget {
+  return {
+    workstreamId: scope.workstreamId,
+    organizationId: scope.organizationId,
+    ownerId: scope.userId,
+  };
+}
+
+/** An error the model can act on: which id is unknown, or the sentence of the code. */
+function toolError(error: unknown): Error {
+  if (error instanceof UnknownStateItemError) {
+    return new Error(
+      `${error.list} has no item with id "${error.id}". Use an id shown in <workstream-state>.`,
+    );
+  }
+  if (isAppError(error)) {
+    const field = typeof error.details?.field === "string" ? ` (${error.details.field})` : "";
+    const reason = typeof error.details?.reason === "string" ? ` ${error.details.reason}` : "";
+    return new Error(`${error.message}${field}${reason}`);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export function registerStateTools(): void {
+  registerScopedTool("update_workstream_state", (scope) =>
+    tool({
+      description: STATE_DESCRIPTION,
+      inputSchema: stateDeltaToolInput,
+      execute: async (delta) => {
+        try {
+          const result = await applyStateDelta({
+            ...targetOf(scope),
+            // Model output is never refused for its characters: they are replaced instead.
+            delta: toStorableJson(delta),
+            mode: "evict",
+          });
+          const byId = (pick: (change: ListChange) => readonly string[] | undefined) =>
+            STATE_LISTS.flatMap((list) =>
+              (pick(delta[list] ?? {}) ?? []).map((id) => ({ list, id })),
+            );
+          return {
+            version: result.version,
+            added: result.added,
+            updated: byId((change) => change.update?.map((update) => update.id)),
+            removed: byId((change) => change.remove),
+            evicted: result.lastEvictions.map(({ list, id, text, rule }) => ({
+              list,
+              id,
+              text,
+              why: rule,
+            })),
+          };
+        } catch (error) {
+          throw toolError(error);
+        }
+      },
+    }),
+  );
+  registerScopedTool("update_plan", (scope) =>
+    tool({
+      description: PLAN_DESCRIPTION,
+      inputSchema: planUpdateSchema,
+      execute: async (update) => {
+        try {
+          const { plan } = await writePlan({ ...targetOf(scope), update: toStorableJson(update) });
+          return { title: plan.title, status: plan.status, steps: plan.steps };
+        } catch (error) {
+          throw toolError(error);
+        }
+      },
+    }),
+  );
+}
