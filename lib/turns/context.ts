@@ -9,16 +9,20 @@
 import { asSchema, convertToModelMessages, type ModelMessage, type Tool } from "ai";
 import type { Viewer } from "@/lib/auth/viewer";
 import { type AgentConfig, config } from "@/lib/config";
-import { renderExecutionPlan, renderWorkstreamState } from "@/lib/state/render";
 import {
-  type ContextRecord,
-  type ContextSectionName,
-  type ContextSectionRecord,
-  type ExecutionPlan,
-  type MemoryBlockEntry,
-  STATE_LISTS,
-  type StateListName,
-  type WorkstreamState,
+  escapeText,
+  planItemsForBudget,
+  renderPlanItems,
+  renderStateItems,
+  stateItemsForBudget,
+} from "@/lib/state/render";
+import type {
+  ContextRecord,
+  ContextSectionName,
+  ContextSectionRecord,
+  ExecutionPlan,
+  MemoryBlockEntry,
+  WorkstreamState,
 } from "@/lib/state/schema";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import {
@@ -119,10 +123,6 @@ function fitSection<T>({
   };
 }
 
-function escapeText(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;");
-}
-
 function memoriesSection(
   name: "topMemories" | "retrievedMemories",
   tag: string,
@@ -139,55 +139,27 @@ function memoriesSection(
   });
 }
 
-const STEP_KEEP = { in_progress: 4, blocked: 3, pending: 2, done: 1, skipped: 0 } as const;
-
 /** The active plan, cut by whole steps: done and skipped steps leave before open ones. */
 function planSection(plan: ExecutionPlan | null): Fitted {
-  const active = plan?.status === "active" ? plan : null;
   return fitSection({
     name: "executionPlan",
     budget: config.context.budgets.executionPlan,
-    items: active?.steps ?? [],
-    keep: (step) => STEP_KEEP[step.status],
-    text: (step) => step.title,
-    render: (steps) => (active ? renderExecutionPlan({ ...active, steps }) : ""),
+    items: planItemsForBudget(plan),
+    keep: (step) => step.keep,
+    text: (step) => step.text,
+    render: (steps) => renderPlanItems(plan, steps),
   });
-}
-
-type StateEntry = { list: StateListName; item: WorkstreamState[StateListName][number] };
-
-/**
- * How much a state item is worth keeping when the section is over budget: decisions by their
- * confidence, open work before done tasks, binding constraints before candidates; within a list
- * the newer item first (the caller breaks ties by position, later first).
- */
-function stateKeep({ list, item }: StateEntry): number {
-  if ("confidence" in item) return 2 + item.confidence;
-  if ("status" in item) return item.status === "done" ? 0.5 : 2.5;
-  if ("binding" in item) return item.binding ? 3 : 1.5;
-  return list === "currentPlan" ? 3 : 2;
 }
 
 /** The state, without its plan text while an execution plan is active (the plan is the truth). */
 function stateSection(state: WorkstreamState, planActive: boolean): Fitted {
-  const entries: StateEntry[] = STATE_LISTS.filter(
-    (list) => !(planActive && list === "currentPlan"),
-  ).flatMap((list) => state[list].map((item) => ({ list, item })));
   return fitSection({
     name: "workstreamState",
     budget: config.context.budgets.workstreamState,
-    items: entries,
-    keep: stateKeep,
-    text: ({ item }) =>
-      "rationale" in item ? `${item.text} ${item.rationale}` : (item.text as string),
-    render: (included) => {
-      const kept = Object.fromEntries(STATE_LISTS.map((list) => [list, []])) as unknown as Record<
-        StateListName,
-        unknown[]
-      >;
-      for (const { list, item } of included) kept[list].push(item);
-      return renderWorkstreamState(kept as WorkstreamState, { omitCurrentPlan: planActive });
-    },
+    items: stateItemsForBudget(state, { omitCurrentPlan: planActive }),
+    keep: (item) => item.keep,
+    text: (item) => item.text,
+    render: renderStateItems,
   });
 }
 

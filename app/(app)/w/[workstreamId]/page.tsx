@@ -5,6 +5,7 @@
 import type { Metadata } from "next";
 import { ChatView } from "@/components/chat/chat-view";
 import { config } from "@/lib/config";
+import { OFFLINE_CONTEXT_REQUESTS } from "@/lib/models/offline/context-requests";
 import { OFFLINE_TRIGGERS } from "@/lib/models/offline/triggers";
 import { usingOfflineModel } from "@/lib/models/registry";
 import { describeWorkstream } from "@/lib/turns/describe";
@@ -37,11 +38,19 @@ export default async function WorkstreamPage({ params }: Props) {
       history={history}
       lastStatus={workstream.lastTurn}
       agentNames={agentNames}
-      offlineTriggers={usingOfflineModel() ? OFFLINE_TRIGGERS.map((t) => ({ ...t })) : null}
+      offlineTriggers={usingOfflineModel() ? offlineTriggers() : null}
       limits={{
         maxMessageChars: config.turns.maxMessageChars,
         pageSize: config.history.defaultTake,
       }}
     />
   );
+}
+
+/** The bracketed triggers and the plain requests for the context tools, as the chat lists them. */
+function offlineTriggers() {
+  return [
+    ...OFFLINE_TRIGGERS.map(({ trigger, effect }) => ({ trigger, effect })),
+    ...OFFLINE_CONTEXT_REQUESTS.map(({ trigger, effect }) => ({ trigger, effect })),
+  ];
 }
