@@ -21,3 +21,14 @@ export const turnCompleted = defineEvent(
 );
 
 export type TurnCompletedData = z.infer<typeof turnCompleted.schema>;
+
+/**
+ * A workstream's memory block reached the size at which its oldest notes are folded into its
+ * summary: written by the statement that added the note (the outbox).
+ */
+export const memoryBlockFull = defineEvent(
+  "workstreams/memory-block.full",
+  z.strictObject({ workstreamId: id, organizationId: id }),
+);
+
+export type MemoryBlockFullData = z.infer<typeof memoryBlockFull.schema>;

@@ -59,8 +59,13 @@ export function toolsFor(ids: readonly string[]): Record<string, Tool> {
   return Object.fromEntries(ids.flatMap((id) => (TOOLS[id] ? [[id, TOOLS[id]]] : [])));
 }
 
-/** Who a scoped tool acts for: the workstream's owner in its organization. */
-export type ToolScope = { userId: string; organizationId: string; workstreamId: string };
+/** Who a scoped tool acts for: the workstream's owner in its organization, and the turn's agent. */
+export type ToolScope = {
+  userId: string;
+  organizationId: string;
+  workstreamId: string;
+  agentId: string;
+};
 
 type ScopedToolFactory = (scope: ToolScope) => Tool;
 const SCOPED_TOOLS: Record<string, ScopedToolFactory> = {};

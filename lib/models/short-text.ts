@@ -1,5 +1,5 @@
 // One short line from a conversation, for background work (a workstream's title, a recent-activity
-// line): the configured model's fast profile, or the offline model, which answers these tasks
+// line, the memory block's summary): the configured model's fast profile, or the offline model, which answers these tasks
 // from the member's salient words. The transcript is the only content sent; the result is one
 // plain line, cut to the caller's limits whatever the model says.
 import "server-only";
@@ -16,6 +16,15 @@ const INSTRUCTIONS: Record<OfflineTask, string> = {
     "You name conversations. Reply with a title of at most 6 words that says what the conversation is about. No quotes, no final punctuation, nothing else.",
   activity:
     "You write a member's activity feed. Reply with one line of at most 12 words, in the past tense, saying what happened in this exchange. Do not quote the member, do not copy bracketed commands, nothing else.",
+  "memory-summary":
+    "You keep the memory of a long piece of work. Below are notes, each labelled with the role that wrote it (an agent's id, or member for the person), and possibly the previous summary. Reply with ONE summary that replaces all of them: it keeps what the previous summary said (shortened if needed) and, for every note, who wrote it and its key point (names, numbers, decisions). Group points by role as `role: point, point; role: point`. At most 450 characters, plain text, no preamble, nothing else.",
+};
+
+/** How many tokens each task may answer with: a title is a few words, a summary a paragraph. */
+const MAX_OUTPUT_TOKENS: Record<OfflineTask, number> = {
+  title: 40,
+  activity: 40,
+  "memory-summary": 200,
 };
 
 /** Each entry on its own labelled line; newlines inside an entry become spaces. */
@@ -59,7 +68,7 @@ export async function generateShortText({
     model,
     instructions: INSTRUCTIONS[task],
     prompt: transcript,
-    maxOutputTokens: 40,
+    maxOutputTokens: MAX_OUTPUT_TOKENS[task],
     abortSignal: signal,
     providerOptions: { offline: { task } },
   });

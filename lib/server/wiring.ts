@@ -6,6 +6,7 @@
 import "server-only";
 import { startJobs, wakeJobsSoon } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
+import { registerMemoryTools } from "@/lib/memory/tools";
 import { registerStateTools } from "@/lib/state/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
@@ -71,6 +72,7 @@ function registerScopedToolsHook(): void {
         userId: workstream.ownerId,
         organizationId: workstream.organizationId,
         workstreamId: workstream.id,
+        agentId: resolved.agent.id,
       });
       return { ...resolved, tools: { ...resolved.tools, ...scoped } };
     },
@@ -82,6 +84,7 @@ export function wireDomains(): Promise<void> {
   state.wired ??= (async () => {
     bus.on(onBusEvent);
     registerOnboardingTool();
+    registerMemoryTools();
     registerStateTools();
     registerScopedToolsHook();
     registerMemberSection();

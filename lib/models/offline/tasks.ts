@@ -1,19 +1,26 @@
 /**
- * Short background tasks the offline model answers instead of chatting: a conversation's title and
- * a one-line account of a turn for recent activity. The caller names the task in the call's
+ * Short background tasks the offline model answers instead of chatting: a conversation's title,
+ * a one-line account of a turn for recent activity, and the memory block's summary. The caller names the task in the call's
  * provider options (`{ offline: { task } }`), which real providers ignore, and sends a transcript
  * written with TRANSCRIPT_LABELS. Output is built from the member's own salient words, so it
  * depends on the conversation, never quotes it and never carries trigger syntax.
  */
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { STATE_ITEM_MAX } from "@/lib/state/schema";
 import { detectIntent, type Intent } from "./request";
 import { parseTriggers } from "./triggers";
 import { extractKeywords } from "./words";
 
-export const OFFLINE_TASKS = ["title", "activity"] as const;
+export const OFFLINE_TASKS = ["title", "activity", "memory-summary"] as const;
 export type OfflineTask = (typeof OFFLINE_TASKS)[number];
 
 export const TRANSCRIPT_LABELS = { member: "Member", agent: "Agent", tools: "Tools used" } as const;
+
+/**
+ * The memory summary's input: an optional `Previous summary: …` line, then one `Note (role): …`
+ * line per note, oldest first.
+ */
+export const MEMORY_LABELS = { previous: "Previous summary", note: "Note" } as const;
 
 export function offlineTaskOf(options: LanguageModelV4CallOptions): OfflineTask | undefined {
   const task = options.providerOptions?.offline?.task;
@@ -94,5 +101,89 @@ function composeActivity(transcript: string): string {
 }
 
 export function composeTask(task: OfflineTask, transcript: string): string {
+  if (task === "memory-summary") return composeMemorySummary(transcript);
   return task === "title" ? composeTitle(transcript) : composeActivity(transcript);
+}
+
+// Words a note opens with that say nothing of its subject ("Decided to …", "Remember that …").
+const NOTE_FILLER = new Set(
+  "decided decide agreed agree noted note remember prefers prefer wants asked said confirmed member user team should".split(
+    " ",
+  ),
+);
+
+type SummaryItem = { role: string; phrase: string; old: boolean };
+
+/** A note's key phrase: its three most salient words that are not filler, in their order. */
+function keyPhrase(text: string): string {
+  const clean = parseTriggers(text).cleanText;
+  const words = salientWords(clean, 8).filter((word) => !NOTE_FILLER.has(word.toLowerCase()));
+  const phrase = words.slice(0, 3).join(" ");
+  return phrase || clean.split(/\s+/u).slice(0, 3).join(" ");
+}
+
+/** A summary this task wrote ("role: phrase, phrase; role: phrase") back as items; else null. */
+function parseSummary(text: string): SummaryItem[] | null {
+  const items: SummaryItem[] = [];
+  for (const group of text.split(";")) {
+    const match = /^\s*([^:;,]{1,64}):\s*(.+?)\s*$/u.exec(group);
+    if (!match?.[1] || !match[2]) return null;
+    const role = match[1].trim();
+    for (const phrase of match[2].split(",")) {
+      if (phrase.trim()) items.push({ role, phrase: phrase.trim(), old: true });
+    }
+  }
+  return items.length ? items : null;
+}
+
+function renderSummary(items: SummaryItem[]): string {
+  const groups = new Map<string, string[]>();
+  for (const item of items) groups.set(item.role, [...(groups.get(item.role) ?? []), item.phrase]);
+  return [...groups].map(([role, phrases]) => `${role}: ${phrases.join(", ")}`).join("; ");
+}
+
+/**
+ * Fits the items within the limit: older phrases are shortened to their first word, then dropped,
+ * oldest first; the new notes' phrases are touched only after every older one is gone.
+ */
+function fitSummary(items: SummaryItem[], max: number): string {
+  const fits = () => renderSummary(items).length <= max;
+  for (const old of [true, false]) {
+    for (const item of items) {
+      if (fits()) return renderSummary(items);
+      if (item.old === old) item.phrase = item.phrase.split(" ")[0] ?? item.phrase;
+    }
+    while (!fits() && items.some((item) => item.old === old)) {
+      items.splice(
+        items.findIndex((item) => item.old === old),
+        1,
+      );
+    }
+  }
+  return renderSummary(items).slice(0, max);
+}
+
+/**
+ * The memory block's summary: each note's role and key phrase, grouped by role, after what the
+ * previous summary held (so a rollup keeps it), within the item limit.
+ */
+function composeMemorySummary(transcript: string): string {
+  const previousPrefix = `${MEMORY_LABELS.previous}:`;
+  const notePattern = new RegExp(`^${MEMORY_LABELS.note} \\(([^)]{1,64})\\):\\s*(.*)$`, "u");
+  const items: SummaryItem[] = [];
+  for (const line of transcript.split("\n")) {
+    if (line.startsWith(previousPrefix)) {
+      const previous = line.slice(previousPrefix.length).trim();
+      const parsed = parseSummary(previous);
+      const words = salientWords(previous, 8).join(" ");
+      items.push(...(parsed ?? (words ? [{ role: "earlier", phrase: words, old: true }] : [])));
+      continue;
+    }
+    const note = notePattern.exec(line);
+    if (note?.[1] && note[2]) {
+      const phrase = keyPhrase(note[2]);
+      if (phrase) items.push({ role: note[1].trim(), phrase, old: false });
+    }
+  }
+  return items.length ? fitSummary(items, STATE_ITEM_MAX) : "";
 }
