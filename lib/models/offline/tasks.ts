@@ -142,16 +142,27 @@ function renderSummary(items: SummaryItem[]): string {
   return [...groups].map(([role, phrases]) => `${role}: ${phrases.join(", ")}`).join("; ");
 }
 
+/** The phrase's first word that no other phrase has (what sets it apart), else its first word. */
+function distinctWord(item: SummaryItem, items: SummaryItem[]): string {
+  const words = item.phrase.split(" ");
+  const elsewhere = new Set(
+    items
+      .filter((other) => other !== item)
+      .flatMap((other) => other.phrase.toLowerCase().split(" ")),
+  );
+  return words.find((word) => !elsewhere.has(word.toLowerCase())) ?? words[0] ?? item.phrase;
+}
+
 /**
- * Fits the items within the limit: older phrases are shortened to their first word, then dropped,
- * oldest first; the new notes' phrases are touched only after every older one is gone.
+ * Fits the items within the limit: older phrases are shortened to the word that sets each apart,
+ * then dropped, oldest first; the new notes' phrases are touched only after every older one is.
  */
 function fitSummary(items: SummaryItem[], max: number): string {
   const fits = () => renderSummary(items).length <= max;
   for (const old of [true, false]) {
     for (const item of items) {
       if (fits()) return renderSummary(items);
-      if (item.old === old) item.phrase = item.phrase.split(" ")[0] ?? item.phrase;
+      if (item.old === old) item.phrase = distinctWord(item, items);
     }
     while (!fits() && items.some((item) => item.old === old)) {
       items.splice(
