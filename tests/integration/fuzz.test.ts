@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isErrorCode } from "@/lib/http/errors";
 import type { MethodSchemas } from "@/lib/http/route-handlers";
+import { addMemoryNote } from "@/lib/memory/block";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, userMessage, userWithWorkstream } from "../support/fixtures";
 import { HttpClient } from "../support/http-client";
@@ -36,7 +37,7 @@ type Sample = {
   body?: unknown;
 };
 type Field = { where: "params" | "query" | "body"; path: string[] };
-type Context = { owner: Owner; groupId: string };
+type Context = { owner: Owner; groupId: string; memoryEntryId: string };
 
 const loneSurrogate = fc
   .integer({ min: 0xd800, max: 0xdfff })
@@ -91,6 +92,10 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
     { body: { email: `invitee.${randomUUID().slice(0, 8)}@example.test`, role: "member" } },
   ],
   "PATCH /api/admin/members/[memberId]": () => [{ body: { role: "member" } }],
+  // A real note: with the workstream id fuzzed, the note must not be deleted from its own.
+  "DELETE /api/workstreams/[workstreamId]/memory-block/[entryId]": ({ memoryEntryId }) => [
+    { params: { entryId: memoryEntryId } },
+  ],
 };
 
 let testDb: TestDatabase;
@@ -105,7 +110,14 @@ beforeAll(async () => {
     method: "POST",
     json: { mode: "group", title: "Fuzz target" },
   });
-  context = { owner, groupId: group.body.id };
+  const note = await addMemoryNote({
+    workstreamId: group.body.id,
+    organizationId: owner.organizationId,
+    ownerId: owner.userId,
+    role: "member",
+    text: "Fuzz note",
+  });
+  context = { owner, groupId: group.body.id, memoryEntryId: note.entry.id };
 });
 afterAll(async () => {
   await server?.close();

@@ -3,6 +3,7 @@
 // `member`, in the owner's organization). tests/integration/access-matrix.test.ts runs them.
 import { getDb } from "@/db/client";
 import { member } from "@/db/schema";
+import { addMemoryNote } from "@/lib/memory/block";
 import type { SignedUpUser } from "../../support/http-client";
 import { signUp } from "../../support/http-client";
 import { createGroup } from "./helpers";
@@ -21,6 +22,8 @@ export type Expected = Record<Persona, number>;
 export type Fixture = {
   /** member's direct chief workstream */
   workstreamId: string;
+  /** a note in that workstream's memory block, for member to delete */
+  memoryEntryId: string;
   /** member's group workstreams: renamed/archived by member, archived/unarchived by admins */
   groupId: string;
   adminGroupId: string;
@@ -99,6 +102,10 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
   "GET /api/workstreams/[workstreamId]/context": {
     expected: ownerOnly(200),
     path: (f) => `/api/workstreams/${f.workstreamId}/context`,
+  },
+  "DELETE /api/workstreams/[workstreamId]/memory-block/[entryId]": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/memory-block/${f.memoryEntryId}`,
   },
   "POST /api/workstreams/[workstreamId]/unarchive": {
     expected: ownerOnly(200),
@@ -207,8 +214,16 @@ export async function buildWorkstreamFixture({
     );
     return response.body.invitation.id;
   };
+  const note = await addMemoryNote({
+    workstreamId,
+    organizationId: orgId,
+    ownerId: memberUser.userId,
+    role: "member",
+    text: "Matrix note",
+  });
   return {
     workstreamId,
+    memoryEntryId: note.entry.id,
     groupId: (await createGroup(memberUser.client, "Matrix group")).id,
     adminGroupId: (await createGroup(memberUser.client, "Matrix admin group")).id,
     archivedGroupId: await archived(),
