@@ -171,6 +171,24 @@ describe("memory block", () => {
     expect(rollup.length).toBeLessThanOrEqual(500);
   });
 
+  it("I13.3 W10 a note over 500 characters through a turn is a tool error the model sees, and nothing is written", async () => {
+    const group = await createGroup(member.client, "Too long");
+    const response = await sendTo(
+      member.client,
+      group.id,
+      `[tool:add_memory_note:{"text":"${"long ".repeat(101)}"}]`,
+    );
+    const { events } = await readSse(response);
+    await waitIdle(member.client, group.id);
+    const types = events.map((event) => event.data.type);
+    expect(types).not.toContain("tool-output-available");
+    expect(
+      types.some((type) => /^tool-(input|output)-error$/.test(type)),
+      types.join(),
+    ).toBe(true);
+    expect((await contextOf(member, group.id)).entries).toEqual([]);
+  });
+
   it("I13.6 W10 DELETE memory-block/:entryId: the owner's note is deleted (200), another member gets 404, an unknown note 404", async () => {
     const group = await createGroup(member.client, "Deletions");
     const { entry } = await note(member, group.id, "member", "Keep the quarterly numbers");
