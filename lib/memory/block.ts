@@ -54,9 +54,11 @@ type AddedRow = {
 
 /**
  * Adds a note to the owner's workstream. When the block now holds the trigger's number of notes
- * and no summary job is pending for it (an event not yet handed over, or a run not yet started),
- * the same statement queues one; a running job re-reads the block when it is done, so it does not
- * count as pending. `queued` says whether the caller should wake the job engine.
+ * and no summary job is pending for it (an event not yet handed over, or an embedded run not yet
+ * started), the same statement queues one. A running job re-reads the block when it is done, so
+ * it does not count as pending; Inngest's queue cannot be seen from here, so with Inngest a later
+ * note may queue a second run, which waits for the first (one per workstream) and finds less to
+ * fold. `queued` says whether the caller should wake the job engine.
  */
 export async function addMemoryNote({
   workstreamId,

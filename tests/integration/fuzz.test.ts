@@ -92,7 +92,7 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
     { body: { email: `invitee.${randomUUID().slice(0, 8)}@example.test`, role: "member" } },
   ],
   "PATCH /api/admin/members/[memberId]": () => [{ body: { role: "member" } }],
-  // A real note: with the workstream id fuzzed, the note must not be deleted from its own.
+  // A real note, so a fuzzed workstream id is tried against a note that exists elsewhere.
   "DELETE /api/workstreams/[workstreamId]/memory-block/[entryId]": ({ memoryEntryId }) => [
     { params: { entryId: memoryEntryId } },
   ],
