@@ -171,6 +171,17 @@ describe("memory block", () => {
     expect(rollup.length).toBeLessThanOrEqual(500);
   });
 
+  it("I13.5 W10 a plain request ('remember this: …') adds a note labelled with the turn's agent, with a timestamp", async () => {
+    const group = await createGroup(member.client, "Plain note");
+    await readSse(
+      await sendTo(member.client, group.id, "remember this: the client prefers Friday demos"),
+    );
+    await waitIdle(member.client, group.id);
+    const [entry] = (await contextOf(member, group.id)).entries;
+    expect(entry).toMatchObject({ role: "chief", text: "the client prefers Friday demos" });
+    expect(Date.parse(entry?.createdAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it("I13.3 W10 a note over 500 characters through a turn is a tool error the model sees, and nothing is written", async () => {
     const group = await createGroup(member.client, "Too long");
     const response = await sendTo(

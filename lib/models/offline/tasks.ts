@@ -105,11 +105,12 @@ export function composeTask(task: OfflineTask, transcript: string): string {
   return task === "title" ? composeTitle(transcript) : composeActivity(transcript);
 }
 
-// Words a note opens with that say nothing of its subject ("Decided to …", "Remember that …").
+// Words notes are full of that say nothing of their subject ("Decided to …", "check … before").
 const NOTE_FILLER = new Set(
-  "decided decide agreed agree noted note remember prefers prefer wants asked said confirmed member user team should".split(
-    " ",
-  ),
+  (
+    "decided decide agreed agree noted note remember prefers prefer wants asked said confirmed " +
+    "member user team should must check checked needs needed before after next later soon today"
+  ).split(" "),
 );
 
 type SummaryItem = { role: string; phrase: string; old: boolean };
