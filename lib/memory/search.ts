@@ -8,6 +8,7 @@ import { executePrepared } from "@/db/client";
 import { messageSearchVector } from "@/db/schema/workstreams";
 import { AppError } from "@/lib/http/errors";
 import { toStorableText } from "@/lib/text/storable";
+import { OPEN_STATES_LIST } from "@/lib/turns/turn-state";
 import type { MemoryOwner } from "./block";
 
 export const SEARCH_LIMIT_DEFAULT = 5;
@@ -55,6 +56,9 @@ export async function searchHistory({
         ts_rank(${vector}, q."query") as "rank"
       from "messages" m, q, ws
       where m."workstream_id" = ws."id" and ${vector} @@ q."query"
+        -- The turn that is asking is not "before": its own request would match itself.
+        and m."turn_id" is distinct from (select t."id" from "turns" t
+          where t."workstream_id" = ws."id" and t."state" in (${OPEN_STATES_LIST}))
       order by "rank" desc, m."seq" desc
       limit ${take}
     )

@@ -269,6 +269,8 @@ describe("memory block", () => {
     const foreign = (await messageIds(elsewhere.id)).map((message) => message.id);
     expect(found.filter((id) => foreign.includes(id))).toEqual([]);
     expect(output.results.some((result) => result.snippet.includes("volleyball"))).toBe(false);
+    // The asking message matches its own words, but it is not something said before.
+    expect(output.results.every((result) => !result.snippet.includes("search_history"))).toBe(true);
   });
 
   it("I13.6 W10 a note reaches the owner's live topic as a context change, and never the organization's", async () => {

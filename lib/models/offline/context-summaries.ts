@@ -1,6 +1,6 @@
 /**
- * How the offline model reports what the state and plan tools recorded, in plain words ("I
- * recorded the decision …"), instead of the generic field dump other tool results get. A result
+ * How the offline model reports what the context tools did, in plain words ("I recorded the
+ * decision …", "I found 2 earlier messages …"), instead of the generic field dump other tool results get. A result
  * of another shape (an older tool, an error) gets the generic summary.
  */
 import { z } from "zod";
@@ -74,7 +74,27 @@ function summarizePlan(result: z.infer<typeof planResult>): string {
   return steps.length > 0 && result.status === "active" ? `${head}\n\n${steps.join("\n")}` : head;
 }
 
-/** A plain-words report of a state or plan tool's result; undefined for anything else. */
+const noteResult = z.object({ noted: z.literal(true), text: z.string() });
+const searchResult = z.object({
+  query: z.string(),
+  results: z.array(z.object({ role: z.string(), snippet: z.string(), at: z.string() })),
+});
+
+function summarizeSearch(result: z.infer<typeof searchResult>): string {
+  if (result.results.length === 0) {
+    return `I found nothing earlier in this workstream about “${result.query}”.`;
+  }
+  return [
+    `I found ${plural(result.results.length, "earlier message")} about “${result.query}”:`,
+    "",
+    ...result.results.map(
+      (hit) =>
+        `- ${hit.role === "user" ? "you" : "the agent"}, ${hit.at.slice(0, 10)}: ${hit.snippet}`,
+    ),
+  ].join("\n");
+}
+
+/** A plain-words report of a context tool's result; undefined for anything else. */
 export function summarizeContextResult(toolName: string, value: unknown): string | undefined {
   if (toolName === "update_workstream_state") {
     const parsed = stateResult.safeParse(value);
@@ -83,6 +103,16 @@ export function summarizeContextResult(toolName: string, value: unknown): string
   if (toolName === "update_plan") {
     const parsed = planResult.safeParse(value);
     return parsed.success ? summarizePlan(parsed.data) : undefined;
+  }
+  if (toolName === "add_memory_note") {
+    const parsed = noteResult.safeParse(value);
+    return parsed.success
+      ? `I added this to the workstream's memory block: “${parsed.data.text}”`
+      : undefined;
+  }
+  if (toolName === "search_history") {
+    const parsed = searchResult.safeParse(value);
+    return parsed.success ? summarizeSearch(parsed.data) : undefined;
   }
   return undefined;
 }
