@@ -2,6 +2,7 @@
 // configured override), the tokens kept back for the answer, and token counting with one
 // tokenizer plus a margin for models whose tokenizer counts differently.
 import { countTokens } from "gpt-tokenizer";
+import { LRUCache } from "lru-cache";
 import { config } from "@/lib/config";
 import { contextWindow, MODELS } from "@/lib/models/pricing";
 import type { ExecutionPlan, MemoryBlockEntry, WorkstreamState } from "@/lib/state/schema";
@@ -29,10 +30,24 @@ export function reservedOutputOf(window: number): number {
   return Math.min(config.context.reservedOutputTokens, Math.floor(window / 4));
 }
 
+// A workstream's state items, plan steps, notes and rendered sections are mostly the same from
+// one turn to the next, so their counts are remembered rather than tokenized again every turn.
+// Bounded by the characters it holds (about 8 MB at most), not only by entries.
+const counted = new LRUCache<string, number>({
+  max: 20_000,
+  maxSize: 4_000_000,
+  sizeCalculation: (_tokens, text) => Math.max(1, text.length),
+});
+
 /** Tokens of `text` as the budget counts them: the tokenizer's count plus the margin. */
 export function budgetTokens(text: string): number {
   if (!text) return 0;
-  return Math.ceil(countTokens(text) * (1 + config.context.tokenizerMargin));
+  let tokens = counted.get(text);
+  if (tokens === undefined) {
+    tokens = countTokens(text);
+    counted.set(text, tokens);
+  }
+  return Math.ceil(tokens * (1 + config.context.tokenizerMargin));
 }
 
 /** Stored token counts (messages.token_count) with the margin and the per-message overhead. */
