@@ -286,14 +286,14 @@ export async function claimJob(
     // on one transaction-scoped lock; a claim is one short statement pair, so the wait is short.
     // SKIP LOCKED still passes over a row an enqueue is absorbing into a newer one.
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK}, 0)`);
-    const [candidate] = await tx
+    // One statement picks and takes the row: the lock above already orders the counting.
+    const candidate = tx
       .select({ id: jobs.id })
       .from(jobs)
       .where(and(due(plans, now), or(...plans.map((plan) => flowAllows(plan, now)))))
       .orderBy(asc(jobs.runAt), asc(jobs.createdAt), asc(jobs.id))
       .limit(1)
       .for("update", { of: jobs, skipLocked: true });
-    if (!candidate) return null;
     const [claimed] = await tx
       .update(jobs)
       .set({
@@ -304,7 +304,7 @@ export async function claimJob(
         // The run's first start: what a throttle counts.
         startedAt: sql`coalesce(${jobs.startedAt}, ${at(now)})`,
       })
-      .where(eq(jobs.id, candidate.id))
+      .where(eq(jobs.id, sql`(${candidate})`))
       .returning();
     return claimed ?? null;
   });
