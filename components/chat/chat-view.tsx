@@ -4,6 +4,9 @@
 
 import { ArrowDownIcon } from "lucide-react";
 import { useEffect, useMemo, useRef } from "react";
+import { ContextPanel, ContextToggle, useContextPanel } from "@/components/state/context-panel";
+import type { StateLimits } from "@/components/state/state-lists";
+import { useWorkstreamContext } from "@/components/state/use-workstream-context";
 import type {
   ChatHistoryPage,
   TurnStatusEvent,
@@ -44,6 +47,8 @@ export type ChatViewProps = {
   offlineTriggers: OfflineTrigger[] | null;
   /** The server's limits the page must respect, from its settings. */
   limits: ChatLimits;
+  /** The workstream context panel: open beside the chat as this browser left it, and its limits. */
+  contextPanel: { initiallyOpen: boolean; limits: StateLimits };
 };
 
 export type ChatLimits = {
@@ -65,6 +70,7 @@ export function ChatView({
   agentNames,
   offlineTriggers,
   limits,
+  contextPanel,
 }: ChatViewProps) {
   const { toasts, push, dismiss } = useToasts();
   const draft = useDraft(workstream.id);
@@ -95,6 +101,12 @@ export function ChatView({
   const online = useOnline();
   const title = useLiveTitle(workstream.id, workstream.title);
   const triggers = useTriggerDialog();
+  const panel = useContextPanel(contextPanel.initiallyOpen);
+  const context = useWorkstreamContext({
+    workstreamId: workstream.id,
+    enabled: panel.shown,
+    running: chat.running,
+  });
   useEffect(preloadMarkdown, []);
   useChatShortcuts({ composerRef, running: chat.running && !chat.stopping, onStop: chat.stop });
 
@@ -127,82 +139,98 @@ export function ChatView({
 
   return (
     <RevealActivityContext.Provider value={activity}>
-      <div className="flex h-full min-h-0 flex-col">
-        <ChatHeader
-          title={title}
-          agentName={agentName}
-          subtitle={
-            workstream.mode === "direct"
-              ? `Direct workstream with ${agentName}`
-              : `Workstream led by ${agentName}`
-          }
-          actions={offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
-        />
-        <ConnectionBanner
-          online={online}
-          connection={chat.connection}
-          onReconnect={chat.reconnect}
-        />
-        <MessageList
-          messages={chat.messages}
-          liveMessageId={liveMessageId}
-          stoppedMessageId={stoppedMessageId}
-          agentNames={agentNames}
-          defaultAgentName={agentName}
-          hasMore={older.hasMore}
-          loadingOlder={older.loading}
-          onLoadOlder={older.loadOlder}
-          scrollRef={scrollRef}
-          contentRef={contentRef}
-          footer={
-            chat.turn.state === "failed" ? (
-              <TurnFailure error={chat.turn.error} onRetry={chat.canRetry ? chat.retry : null} />
-            ) : null
-          }
-          empty={
-            <EmptyChat agentName={agentName}>
-              {offlineTriggers ? (
-                <OfflineModelIntro onTry={tryExample} onShowTriggers={triggers.open} />
+      <div className="flex h-full min-h-0">
+        <div className="flex min-w-0 flex-1 flex-col">
+          <ChatHeader
+            title={title}
+            agentName={agentName}
+            subtitle={
+              workstream.mode === "direct"
+                ? `Direct workstream with ${agentName}`
+                : `Workstream led by ${agentName}`
+            }
+            actions={
+              <>
+                {offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
+                <ContextToggle panel={panel} />
+              </>
+            }
+          />
+          <ConnectionBanner
+            online={online}
+            connection={chat.connection}
+            onReconnect={chat.reconnect}
+          />
+          <MessageList
+            messages={chat.messages}
+            liveMessageId={liveMessageId}
+            stoppedMessageId={stoppedMessageId}
+            agentNames={agentNames}
+            defaultAgentName={agentName}
+            hasMore={older.hasMore}
+            loadingOlder={older.loading}
+            onLoadOlder={older.loadOlder}
+            scrollRef={scrollRef}
+            contentRef={contentRef}
+            footer={
+              chat.turn.state === "failed" ? (
+                <TurnFailure error={chat.turn.error} onRetry={chat.canRetry ? chat.retry : null} />
+              ) : null
+            }
+            empty={
+              <EmptyChat agentName={agentName}>
+                {offlineTriggers ? (
+                  <OfflineModelIntro onTry={tryExample} onShowTriggers={triggers.open} />
+                ) : null}
+              </EmptyChat>
+            }
+          />
+          <div className="relative shrink-0 pt-1 pb-3 sm:pb-4">
+            <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
+              {awayFromBottom && chat.messages.length > 0 ? (
+                <button
+                  type="button"
+                  onClick={() => scrollToBottom("smooth")}
+                  aria-label="Jump to the latest message"
+                  className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
+                >
+                  <ArrowDownIcon className="size-4" />
+                </button>
               ) : null}
-            </EmptyChat>
-          }
-        />
-        <div className="relative shrink-0 pt-1 pb-3 sm:pb-4">
-          <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
-            {awayFromBottom && chat.messages.length > 0 ? (
-              <button
-                type="button"
-                onClick={() => scrollToBottom("smooth")}
-                aria-label="Jump to the latest message"
-                className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
-              >
-                <ArrowDownIcon className="size-4" />
-              </button>
-            ) : null}
-            <TurnStatusLine
-              turn={chat.turn}
-              writing={writing}
-              connected={online && chat.connection === "connected"}
-              agentName={agentName}
-            />
-            <Composer
-              value={draft.value}
-              onChange={draft.change}
-              onSubmit={submit}
-              onStop={chat.stop}
-              running={chat.running}
-              stopping={chat.stopping}
-              blockedReason={blockedReason}
-              textareaRef={composerRef}
-              agentName={agentName}
-              maxChars={limits.maxMessageChars}
-            />
+              <TurnStatusLine
+                turn={chat.turn}
+                writing={writing}
+                connected={online && chat.connection === "connected"}
+                agentName={agentName}
+              />
+              <Composer
+                value={draft.value}
+                onChange={draft.change}
+                onSubmit={submit}
+                onStop={chat.stop}
+                running={chat.running}
+                stopping={chat.stopping}
+                blockedReason={blockedReason}
+                textareaRef={composerRef}
+                agentName={agentName}
+                maxChars={limits.maxMessageChars}
+              />
+            </div>
           </div>
+          {offlineTriggers ? (
+            <TriggerDialog dialogRef={triggers.ref} triggers={offlineTriggers} />
+          ) : null}
+          <Toasts toasts={toasts} onDismiss={dismiss} />
         </div>
-        {offlineTriggers ? (
-          <TriggerDialog dialogRef={triggers.ref} triggers={offlineTriggers} />
-        ) : null}
-        <Toasts toasts={toasts} onDismiss={dismiss} />
+        <ContextPanel
+          panel={panel}
+          body={{
+            workstreamId: workstream.id,
+            context,
+            agentNames,
+            limits: contextPanel.limits,
+          }}
+        />
       </div>
     </RevealActivityContext.Provider>
   );

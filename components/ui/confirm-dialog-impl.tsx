@@ -26,12 +26,16 @@ export function ConfirmDialogImpl({
   // Whatever had focus when the confirmation was asked for (a menu's button, say) gets it back;
   // recorded before the dialog moves focus inside (layout effects run before that).
   const opener = useRef<HTMLElement | null>(null);
+  const fallback = useRef<ConfirmRequest["fallbackFocus"]>(undefined);
   const open = request !== null;
   useLayoutEffect(() => {
     if (open && document.activeElement instanceof HTMLElement) {
       opener.current = document.activeElement;
     }
   }, [open]);
+  useLayoutEffect(() => {
+    if (request) fallback.current = request.fallbackFocus;
+  }, [request]);
   return (
     <AlertDialog.Root
       open={request !== null}
@@ -44,7 +48,8 @@ export function ConfirmDialogImpl({
         <AlertDialog.Content
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            opener.current?.focus();
+            const target = opener.current?.isConnected ? opener.current : fallback.current?.();
+            target?.focus();
           }}
           onEscapeKeyDown={(event) => {
             if (pending) event.preventDefault();

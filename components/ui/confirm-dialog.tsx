@@ -12,6 +12,8 @@ export type ConfirmRequest = {
   confirmLabel: string;
   tone?: "danger" | "default";
   onConfirm: () => Promise<void>;
+  /** Where focus goes on closing when the element that asked is gone (say, a deleted row's). */
+  fallbackFocus?: () => HTMLElement | null;
 };
 
 const ConfirmDialogImpl = lazy(() =>

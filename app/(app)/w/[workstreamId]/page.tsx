@@ -3,11 +3,14 @@
 // how its last turn ended, and hands that plain data to the chat's client component, which
 // resumes a running turn by itself.
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import { ChatView } from "@/components/chat/chat-view";
+import { CONTEXT_PANEL_COOKIE, panelOpenFromCookie } from "@/components/state/panel-preference";
 import { config } from "@/lib/config";
 import { OFFLINE_CONTEXT_REQUESTS } from "@/lib/models/offline/context-requests";
 import { OFFLINE_TRIGGERS } from "@/lib/models/offline/triggers";
 import { usingOfflineModel } from "@/lib/models/registry";
+import { STATE_ITEM_MAX, STATE_LIMITS } from "@/lib/state/schema";
 import { describeWorkstream } from "@/lib/turns/describe";
 import { listMessageHistoryPage } from "@/lib/turns/messages";
 import { loadWorkstream } from "./load";
@@ -28,6 +31,7 @@ export default async function WorkstreamPage({ params }: Props) {
     workstreamId: row.id,
     take: config.history.defaultTake,
   });
+  const panelCookie = (await cookies()).get(CONTEXT_PANEL_COOKIE)?.value;
   const agentNames = Object.fromEntries(
     Object.values(config.agents).map((agent) => [agent.id, agent.name]),
   );
@@ -42,6 +46,10 @@ export default async function WorkstreamPage({ params }: Props) {
       limits={{
         maxMessageChars: config.turns.maxMessageChars,
         pageSize: config.history.defaultTake,
+      }}
+      contextPanel={{
+        initiallyOpen: panelOpenFromCookie(panelCookie),
+        limits: { lists: { ...STATE_LIMITS }, itemMaxChars: STATE_ITEM_MAX },
       }}
     />
   );

@@ -1,0 +1,57 @@
+"use client";
+// The context panel on a phone: a sheet from the right edge (a modal dialog) with the same
+// content as the column. Escape closes it, except while an edit form inside has focus: there
+// Escape cancels the edit first.
+import { XIcon as CloseIcon } from "lucide-react";
+import { type RefObject, useRef } from "react";
+import { Sheet, SheetTitle } from "@/components/ui/sheet";
+import { CONTEXT_PANEL_TITLE } from "./context-panel";
+import { ContextPanelBody, type ContextPanelBodyProps } from "./context-panel-body";
+
+export function ContextSheet({
+  id,
+  open,
+  onOpenChange,
+  returnFocus,
+  body,
+}: {
+  id: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  returnFocus: RefObject<HTMLElement | null>;
+  body: ContextPanelBodyProps;
+}) {
+  const closeRef = useRef<HTMLButtonElement>(null);
+  return (
+    <Sheet
+      open={open}
+      onOpenChange={onOpenChange}
+      id={id}
+      side="right"
+      initialFocus={closeRef}
+      returnFocus={returnFocus}
+      onEscapeKeyDown={(event) => {
+        if (event.target instanceof Element && event.target.closest("[data-escape-cancels]")) {
+          event.preventDefault();
+        }
+      }}
+      className="w-[min(26rem,92vw)]"
+    >
+      <div className="flex h-14 shrink-0 items-center justify-between border-b border-border pr-2 pl-4">
+        <SheetTitle className="text-sm font-semibold text-fg">{CONTEXT_PANEL_TITLE}</SheetTitle>
+        <button
+          ref={closeRef}
+          type="button"
+          aria-label="Close"
+          onClick={() => onOpenChange(false)}
+          className="flex size-9 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg"
+        >
+          <CloseIcon className="size-[18px]" />
+        </button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
+        <ContextPanelBody {...body} />
+      </div>
+    </Sheet>
+  );
+}
