@@ -29,7 +29,11 @@ const ITEM_NOUNS: Partial<Record<ContextSectionName, [string, string]>> = {
   uploads: ["file", "files"],
 };
 
+/** Sections that are always one item: a count would only add noise. */
+const SINGLE = new Set<ContextSectionName>(["instructions", "compactionSummary"]);
+
 function itemsLine(section: ContextSectionRecord): string | null {
+  if (SINGLE.has(section.name) && section.cut === 0) return null;
   const [one, many] = ITEM_NOUNS[section.name] ?? ["item", "items"];
   const parts: string[] = [];
   if (section.items > 0)

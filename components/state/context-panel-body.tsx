@@ -158,6 +158,7 @@ export function ContextPanelBody({
       <PlanView plan={view.plan} />
       <StateLists
         state={view.state}
+        planActive={view.plan?.status === "active"}
         lastEvictions={view.lastEvictions}
         limits={limits}
         agentNames={agentNames}

@@ -3,7 +3,7 @@
 // labelled with who wrote it and when. Notes can be deleted (after a confirmation).
 import { Trash2Icon } from "lucide-react";
 import type { ContextView, MemoryBlockEntry } from "@/lib/state/schema";
-import { EmptyLine, ItemAction, PanelSection, RelativeTime } from "./panel-parts";
+import { EmptyLine, ItemAction, ItemActions, PanelSection, RelativeTime } from "./panel-parts";
 
 export function MemoryBlockView({
   memoryBlock,
@@ -44,7 +44,7 @@ export function MemoryBlockView({
             <li
               key={entry.id}
               data-memory-entry={entry.id}
-              className="group -mx-2 flex items-start gap-2 rounded-lg px-2 py-1.5 transition-colors hover:bg-bg-muted/60"
+              className="group relative -mx-2 flex items-start gap-2 rounded-lg px-2 py-1.5 transition-colors hover:bg-bg-muted/60"
             >
               <div className="min-w-0 flex-1 text-[13px] leading-5">
                 <p className="text-xs text-fg-subtle">
@@ -55,13 +55,15 @@ export function MemoryBlockView({
                 </p>
                 <p className="break-words text-fg">{entry.text}</p>
               </div>
-              <ItemAction
-                label="Delete note"
-                onClick={() => onDelete(entry)}
-                className="-my-0.5 -mr-1 hover:text-danger"
-              >
-                <Trash2Icon className="size-3.5" />
-              </ItemAction>
+              <ItemActions>
+                <ItemAction
+                  label="Delete note"
+                  onClick={() => onDelete(entry)}
+                  className="hover:text-danger!"
+                >
+                  <Trash2Icon className="size-3.5" />
+                </ItemAction>
+              </ItemActions>
             </li>
           ))}
         </ol>

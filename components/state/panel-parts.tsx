@@ -39,16 +39,21 @@ export function EmptyLine({ children }: { children: ReactNode }) {
 }
 
 /**
- * An item's action. On devices that hover, the actions show while the item is hovered or holds
- * focus (so Tab still finds them); on touch screens they always show.
+ * A small icon button for an item's action. With `reveal`, on devices that hover it shows while
+ * its row is hovered or holds focus (so Tab still finds it); on touch screens it always shows.
  */
 export function ItemAction({
   label,
+  reveal = false,
   children,
   className,
   ref,
   ...rest
-}: ButtonHTMLAttributes<HTMLButtonElement> & { label: string; ref?: Ref<HTMLButtonElement> }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  label: string;
+  reveal?: boolean;
+  ref?: Ref<HTMLButtonElement>;
+}) {
   return (
     <button
       ref={ref}
@@ -57,14 +62,36 @@ export function ItemAction({
       title={label}
       className={cx(
         "flex size-7 shrink-0 items-center justify-center rounded-md text-fg-subtle transition-[color,background-color,opacity]",
-        "hover:bg-bg-muted hover:text-fg focus-visible:opacity-100",
-        "[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100",
+        "hover:bg-bg-muted hover:text-fg",
+        // Written out in full: Tailwind finds class names in the source as they are spelled.
+        reveal &&
+          "[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100",
         className,
       )}
       {...rest}
     >
       {children}
     </button>
+  );
+}
+
+/**
+ * An item's actions. Where the pointer hovers they float over the item's top-right corner while
+ * it is hovered or holds focus, so the text keeps the row's full width; on touch screens they sit
+ * beside the text, always shown. The item needs `group relative`.
+ */
+export function ItemActions({ children }: { children: ReactNode }) {
+  return (
+    <div
+      className={cx(
+        "-my-1 -mr-1 flex shrink-0",
+        "[@media(hover:hover)]:absolute [@media(hover:hover)]:top-1 [@media(hover:hover)]:right-1 [@media(hover:hover)]:m-0",
+        "[@media(hover:hover)]:rounded-lg [@media(hover:hover)]:border [@media(hover:hover)]:border-border [@media(hover:hover)]:bg-bg-elevated [@media(hover:hover)]:p-0.5 [@media(hover:hover)]:shadow-sm",
+        "[@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:group-focus-within:opacity-100",
+      )}
+    >
+      {children}
+    </div>
   );
 }
 

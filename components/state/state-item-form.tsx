@@ -2,7 +2,7 @@
 // The form that adds or edits one item of the workstream state: its text, and what its list adds
 // (a decision's rationale and confidence, a task's status, whether a constraint binds). Enter
 // saves, Shift+Enter adds a line, Escape cancels. A refused save keeps the draft and says why.
-import { useId, useState } from "react";
+import { type Ref, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { FormAlert } from "@/components/ui/form-alert";
@@ -38,6 +38,7 @@ export function StateItemForm({
   const [draft, setDraft] = useState(initial);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const textRef = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   const label = STATE_LIST_LABELS[list];
   const change = (fields: Partial<Draft>) => setDraft((current) => ({ ...current, ...fields }));
@@ -55,6 +56,8 @@ export function StateItemForm({
           : "Saving failed. Please try again.",
       );
       setSaving(false);
+      // The pending button lost focus when it was disabled: back to the text, to fix it.
+      requestAnimationFrame(() => textRef.current?.focus());
     }
   };
 
@@ -82,6 +85,7 @@ export function StateItemForm({
           {label.noun.charAt(0).toUpperCase() + label.noun.slice(1)}
         </label>
         <TextArea
+          ref={textRef}
           id={`${id}-text`}
           value={draft.text}
           onChange={(text) => change({ text })}
@@ -168,6 +172,7 @@ export function StateItemForm({
 }
 
 function TextArea({
+  ref,
   id,
   value,
   onChange,
@@ -176,6 +181,7 @@ function TextArea({
   placeholder,
   autoFocus,
 }: {
+  ref?: Ref<HTMLTextAreaElement>;
   id: string;
   value: string;
   onChange: (value: string) => void;
@@ -189,6 +195,7 @@ function TextArea({
   return (
     <>
       <textarea
+        ref={ref}
         id={id}
         value={value}
         rows={2}

@@ -21,7 +21,7 @@ import type {
 } from "@/lib/state/schema";
 import { type AnyStateItem, addDelta, type Draft, draftOf, updateDelta } from "./edit";
 import { STATE_LIST_LABELS, STATE_LIST_ORDER, TASK_STATUS_LABELS } from "./labels";
-import { ItemAction, PanelSection, ShareBar } from "./panel-parts";
+import { ItemAction, ItemActions, PanelSection, ShareBar } from "./panel-parts";
 import { StateItemForm } from "./state-item-form";
 
 export type StateActions = {
@@ -43,12 +43,15 @@ export type StateLimits = {
 
 export function StateLists({
   state,
+  planActive,
   lastEvictions,
   limits,
   agentNames,
   actions,
 }: {
   state: WorkstreamState;
+  /** An execution plan is active: the agent then does not see the current plan's summary. */
+  planActive: boolean;
   lastEvictions: Eviction[];
   limits: StateLimits;
   agentNames: Record<string, string>;
@@ -72,6 +75,11 @@ export function StateLists({
             maxChars={limits.itemMaxChars}
             agentNames={agentNames}
             actions={actions}
+            note={
+              list === "currentPlan" && planActive && state.currentPlan.length > 0
+                ? "Left out of the agent's context while the execution plan is active."
+                : null
+            }
           />
         ))}
       </div>
@@ -112,6 +120,7 @@ function StateList({
   maxChars,
   agentNames,
   actions,
+  note,
 }: {
   list: StateListName;
   items: AnyStateItem[];
@@ -119,6 +128,7 @@ function StateList({
   maxChars: number;
   agentNames: Record<string, string>;
   actions: StateActions;
+  note: string | null;
 }) {
   const [adding, setAdding] = useState(false);
   const addRef = useRef<HTMLButtonElement>(null);
@@ -145,12 +155,14 @@ function StateList({
         <ItemAction
           ref={addRef}
           label={`Add ${label.article} ${label.noun}`}
+          reveal
           onClick={() => setAdding(true)}
           className={cx("ml-auto", adding && "invisible")}
         >
           <PlusIcon className="size-4" />
         </ItemAction>
       </div>
+      {note ? <p className="mb-1 text-xs text-fg-subtle">{note}</p> : null}
       {items.length > 0 ? (
         <ul className="mt-0.5 mb-2 space-y-0.5">
           {items.map((item) => (
@@ -224,7 +236,7 @@ function StateItemView({
   return (
     <li
       data-state-item={item.id}
-      className="group -mx-2 flex items-start gap-2 rounded-lg px-2 py-1.5 transition-colors hover:bg-bg-muted/60"
+      className="group relative -mx-2 flex items-start gap-2 rounded-lg px-2 py-1.5 transition-colors hover:bg-bg-muted/60"
     >
       <ItemMarker item={item} />
       <div className="min-w-0 flex-1 text-[13px] leading-5">
@@ -233,18 +245,18 @@ function StateItemView({
         </p>
         <ItemDetails item={item} agentNames={agentNames} />
       </div>
-      <div className="-my-1 -mr-1 flex shrink-0">
+      <ItemActions>
         <ItemAction ref={editRef} label={`Edit ${label.noun}`} onClick={() => setEditing(true)}>
           <PencilIcon className="size-3.5" />
         </ItemAction>
         <ItemAction
           label={`Delete ${label.noun}`}
           onClick={() => actions.remove(list, item, afterDelete)}
-          className="hover:text-danger"
+          className="hover:text-danger!"
         >
           <Trash2Icon className="size-3.5" />
         </ItemAction>
-      </div>
+      </ItemActions>
     </li>
   );
 }
