@@ -185,36 +185,40 @@ export function ChatView({
               </EmptyChat>
             }
           />
-          <div className="relative shrink-0 pt-1 pb-3 sm:pb-4">
-            <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
-              {awayFromBottom && chat.messages.length > 0 ? (
-                <button
-                  type="button"
-                  onClick={() => scrollToBottom("smooth")}
-                  aria-label="Jump to the latest message"
-                  className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
-                >
-                  <ArrowDownIcon className="size-4" />
-                </button>
-              ) : null}
-              <TurnStatusLine
-                turn={chat.turn}
-                writing={writing}
-                connected={online && chat.connection === "connected"}
-                agentName={agentName}
-              />
-              <Composer
-                value={draft.value}
-                onChange={draft.change}
-                onSubmit={submit}
-                onStop={chat.stop}
-                running={chat.running}
-                stopping={chat.stopping}
-                blockedReason={blockedReason}
-                textareaRef={composerRef}
-                agentName={agentName}
-                maxChars={limits.maxMessageChars}
-              />
+          <div className="relative shrink-0">
+            {/* The same scrollbar gutters as the messages above, so the composer lines up with
+                their column when it is narrower than the column's maximum width. */}
+            <div className="overflow-hidden pt-1 pb-3 [scrollbar-gutter:stable_both-edges] sm:pb-4">
+              <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
+                {awayFromBottom && chat.messages.length > 0 ? (
+                  <button
+                    type="button"
+                    onClick={() => scrollToBottom("smooth")}
+                    aria-label="Jump to the latest message"
+                    className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
+                  >
+                    <ArrowDownIcon className="size-4" />
+                  </button>
+                ) : null}
+                <TurnStatusLine
+                  turn={chat.turn}
+                  writing={writing}
+                  connected={online && chat.connection === "connected"}
+                  agentName={agentName}
+                />
+                <Composer
+                  value={draft.value}
+                  onChange={draft.change}
+                  onSubmit={submit}
+                  onStop={chat.stop}
+                  running={chat.running}
+                  stopping={chat.stopping}
+                  blockedReason={blockedReason}
+                  textareaRef={composerRef}
+                  agentName={agentName}
+                  maxChars={limits.maxMessageChars}
+                />
+              </div>
             </div>
           </div>
           {offlineTriggers ? (
