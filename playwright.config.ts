@@ -58,6 +58,8 @@ export default defineConfig({
       // The tests play the reverse proxy: each browser context sends its own X-Forwarded-For
       // (e2e/support/fixtures), so sign-in limits apply per test rather than to the whole run.
       WORKSTREAMS_TRUST_PROXY: "1",
+      // Memories get vectors and retrieval is hybrid, without a network.
+      OPENAI_EMBEDDING_MODEL: "offline",
     },
   },
 });

@@ -14,7 +14,8 @@ const integration = (kind: "pglite" | "postgres") => ({
     // `*.pglite.test.ts` / `*.postgres.test.ts` hold what only one kind of database can show.
     exclude: [`tests/integration/**/*.${kind === "pglite" ? "postgres" : "pglite"}.test.ts`],
     globalSetup: [`tests/support/global-setup-${kind}.ts`],
-    env: { TEST_DB_KIND: kind, NODE_ENV: "test" as const },
+    // Memories get vectors and retrieval is hybrid, without a network (tests may unset it).
+    env: { TEST_DB_KIND: kind, NODE_ENV: "test" as const, OPENAI_EMBEDDING_MODEL: "offline" },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Each file gets its own database copied from a migrated template, so files run in parallel.
@@ -30,7 +31,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "db/**/*.test.ts", "components/**/*.test.ts"],
-          env: { NODE_ENV: "test" },
+          env: { NODE_ENV: "test", OPENAI_EMBEDDING_MODEL: "offline" },
         },
       },
       integration("pglite"),

@@ -86,6 +86,14 @@ export const PGLITE_DEFAULT_SETTINGS: Readonly<Record<string, string>> = {
   maintenance_work_mem: "16MB",
 };
 
+/**
+ * Set on every connection: a filtered nearest-neighbour search (a member's memories among the
+ * organization's) scans the HNSW index on until enough rows pass the filter, instead of stopping
+ * after the first 40 candidates (pgvector 0.8's iterative scan; the query re-sorts the relaxed
+ * order). Before pgvector loads, the setting waits as a placeholder, which it then picks up.
+ */
+const VECTOR_SEARCH_SETTINGS = { "hnsw.iterative_scan": "relaxed_order" } as const;
+
 /** `PGLITE_SETTINGS="shared_buffers=32MB work_mem=2MB"`: space- or comma-separated name=value. */
 export function parsePgliteSettings(raw: string | undefined): Record<string, string> {
   const settings: Record<string, string> = {};
@@ -114,7 +122,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       max: options.max ?? 10,
       onnotice: () => {},
       // Named per process, so a server can tell whether others share the database.
-      connection: { application_name: applicationName(PROCESS_ID) },
+      connection: { application_name: applicationName(PROCESS_ID), ...VECTOR_SEARCH_SETTINGS },
       // postgres-js sees every statement, the ones sent outside drizzle included.
       debug: options.onQuery && ((_connection, query) => options.onQuery?.(query)),
     });
@@ -143,7 +151,10 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
         loadDataDir: options.loadDataDir,
         startParams: [
           ...PGlite.defaultStartParams,
-          ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+          ...Object.entries({ ...settings, ...VECTOR_SEARCH_SETTINGS }).flatMap(([name, value]) => [
+            "-c",
+            `${name}=${value}`,
+          ]),
         ],
       });
     let client = await open();

@@ -56,12 +56,17 @@ export function parseTrustedOrigins(raw: string | undefined): string[] {
   return origins;
 }
 
-/** The tools every agent has for keeping track of the workstream (state, plan, notes, history). */
+/**
+ * The tools every agent has for keeping track of the workstream (state, plan, notes, history)
+ * and of what it knows across workstreams (memories).
+ */
 const CONTEXT_TOOLS = [
   "update_workstream_state",
   "update_plan",
   "add_memory_note",
   "search_history",
+  "remember",
+  "recall",
 ];
 
 export const config = {
@@ -159,6 +164,31 @@ export const config = {
       extraSections: 500,
       uploads: 300,
     },
+  },
+  memory: {
+    /** Longest memory text, in characters. */
+    textMaxChars: 2_000,
+    /** Importance of a new memory unless its writer says otherwise (1 to 10). */
+    defaultImportance: 5,
+    /** Importance of what a member asks an agent to remember: high enough to be pre-seeded. */
+    rememberedImportance: 7,
+    /** Memories at least this important are pre-seeded into every turn of whoever sees them. */
+    topImportance: 7,
+    /** The most pre-seeded memories a turn reads (the section's budget cuts further). */
+    topLimit: 20,
+    /** The most retrieved memories a turn reads, after fusion (the budget cuts further). */
+    retrievedLimit: 8,
+    /** How many candidates each of full text and vectors brings to the fusion. */
+    candidateLimit: 20,
+    /** Reciprocal rank fusion's constant: a rank r counts 1 / (k + r) in each list. */
+    rrfK: 60,
+    /**
+     * Cosine similarity below which a vector match is not a match: nearest neighbours always
+     * exist, related or not. Embedding models differ in how similar unrelated texts look.
+     */
+    minSimilarity: 0.3,
+    /** Words of the latest message full-text retrieval looks for (the first ones). */
+    queryMaxWords: 32,
   },
   jobs: {
     /**

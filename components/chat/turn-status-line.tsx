@@ -4,7 +4,9 @@
 // message it belongs to (turn-failure.tsx), so here it is only named for screen readers. The
 // element always exists with `data-testid="turn-status"` and `data-state` = the turn's state,
 // and it says "completed" only once the answer is fully on screen (chat-state's displayedTurn).
-import { WifiOffIcon as OfflineIcon } from "lucide-react";
+// Warnings (the turn goes on without something, such as retrieved knowledge) are listed under
+// the line for as long as the turn runs, as `getByTestId("turn-warning")` with `data-code`.
+import { WifiOffIcon as OfflineIcon, TriangleAlertIcon as WarningIcon } from "lucide-react";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
 import { isOpen, type TurnView } from "@/lib/chat-client/turn-status";
@@ -43,7 +45,7 @@ export function TurnStatusLine({
       role="status"
       aria-live="polite"
       className={cx(
-        "flex min-h-0 items-center text-[13px]",
+        "flex min-h-0 flex-col items-start gap-1 text-[13px]",
         running || state === "cancelled" ? "pb-2" : "",
       )}
     >
@@ -66,6 +68,19 @@ export function TurnStatusLine({
       {state === "cancelled" ? (
         <span className="text-fg-subtle">{turn.reason ?? ERROR_SENTENCES["turn:stopped"]}</span>
       ) : null}
+      {running
+        ? turn.warnings.map((warning) => (
+            <span
+              key={warning.code}
+              data-testid="turn-warning"
+              data-code={warning.code}
+              className="flex min-w-0 items-center gap-2 text-[12px] text-amber-700 dark:text-amber-300"
+            >
+              <WarningIcon aria-hidden="true" className="size-3.5 shrink-0" />
+              <span>{warning.message}</span>
+            </span>
+          ))
+        : null}
       {state === "failed" ? <span className="sr-only">The reply failed.</span> : null}
     </div>
   );

@@ -3,6 +3,7 @@ export * from "./activity";
 export * from "./auth";
 export * from "./context";
 export * from "./jobs";
+export * from "./memories";
 export * from "./onboarding";
 export * from "./turns";
 export * from "./workstreams";

@@ -65,6 +65,9 @@ export type ToolScope = {
   organizationId: string;
   workstreamId: string;
   agentId: string;
+  /** The turn the tool is called in and the user message it answers (a memory's source). */
+  turnId?: string;
+  messageId?: string;
 };
 
 type ScopedToolFactory = (scope: ToolScope) => Tool;

@@ -50,6 +50,29 @@ describe("reduceTurnStatus", () => {
     expect(next.error).toBeNull();
   });
 
+  it("I14.4 keeps a warning for the rest of its turn, once per code, and not into the next", () => {
+    const warning = {
+      turnId,
+      state: "warning" as const,
+      code: "retrieval:failed" as const,
+      message: "Looking up failed.",
+    };
+    const warned = fold([
+      { turnId, state: "acknowledged" },
+      { turnId, state: "processing", stage: "COMPOSE_REQUEST" },
+      warning,
+      warning,
+      { turnId, state: "processing", stage: "STREAM_RESPONSE" },
+    ]);
+    expect(warned).toMatchObject({ state: "active", activity: { kind: "thinking" } });
+    expect(warned.warnings).toEqual([{ code: "retrieval:failed", message: "Looking up failed." }]);
+    expect(reduceTurnStatus(warned, { turnId, state: "ready" }).warnings).toHaveLength(1);
+    const next = reduceTurnStatus(warned, { turnId: "turn_2", state: "acknowledged" });
+    expect(next.warnings).toEqual([]);
+    // A late warning of another turn changes nothing.
+    expect(reduceTurnStatus(next, warning)).toBe(next);
+  });
+
   it("records why a turn was cancelled", () => {
     expect(fold([{ turnId, state: "cancelled", reason: "stopped by user" }])).toMatchObject({
       state: "cancelled",

@@ -22,6 +22,9 @@ export type TurnActivity =
 
 export type TurnError = { code: string; message: string; retryable: boolean };
 
+/** Something the turn went on without (knowledge retrieval failed): shown until it ends. */
+export type TurnWarning = { code: string; message: string };
+
 export type TurnView = {
   state: TurnState;
   turnId: string | null;
@@ -29,6 +32,8 @@ export type TurnView = {
   error: TurnError | null;
   /** Why a turn was cancelled or suspended. */
   reason: string | null;
+  /** Warnings of this turn so far, each code once. */
+  warnings: TurnWarning[];
 };
 
 export const IDLE_TURN: TurnView = {
@@ -37,6 +42,7 @@ export const IDLE_TURN: TurnView = {
   activity: null,
   error: null,
   reason: null,
+  warnings: [],
 };
 
 // The server's sets (lib/turns/turn-state.ts) come with drizzle's SQL helpers, which have no place
@@ -55,8 +61,17 @@ export function isOpen(view: TurnView): boolean {
 }
 
 export function reduceTurnStatus(view: TurnView, status: TurnStatusEvent): TurnView {
-  const base = { turnId: status.turnId, error: null, reason: null };
+  // Warnings belong to their turn: they stay through its later events, never into the next.
+  const warnings = view.turnId === status.turnId ? view.warnings : [];
+  const base = { turnId: status.turnId, error: null, reason: null, warnings };
   switch (status.state) {
+    case "warning":
+      if (view.turnId !== status.turnId) return view;
+      if (warnings.some((warning) => warning.code === status.code)) return view;
+      return {
+        ...view,
+        warnings: [...warnings, { code: status.code, message: status.message }],
+      };
     case "acknowledged":
       return { ...base, state: "pending", activity: { kind: "acknowledged" } };
     case "processing":

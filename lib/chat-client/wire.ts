@@ -64,6 +64,7 @@ const TURN_STATES = new Set([
   "tool",
   "suspended",
   "ready",
+  "warning",
   "error",
   "cancelled",
 ]);

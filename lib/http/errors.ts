@@ -44,6 +44,7 @@ export const ERROR_SENTENCES = {
   "not_found:invitation": "This invitation does not exist.",
   "not_found:memory_entry": "This memory note does not exist.",
   "not_found:member": "This member does not exist.",
+  "not_found:memory": "This memory does not exist.",
   "not_found:route": "There is nothing at this address.",
   "not_found:workstream": "This workstream does not exist.",
   "method_not_allowed:method": "This endpoint does not accept this method.",
@@ -56,6 +57,7 @@ export const ERROR_SENTENCES = {
   "conflict:invitation_canceled": "This invitation was canceled.",
   "conflict:invitation_expired": "This invitation has expired.",
   "conflict:last_owner": "An organization needs at least one owner.",
+  "conflict:memory_exists": "A memory with the same text already exists.",
   "conflict:message_id": "A message with this id belongs to another workstream.",
   "conflict:not_archived": "Archive this workstream before deleting it.",
   "conflict:self_removal": "You cannot remove yourself.",
@@ -86,6 +88,9 @@ export const ERROR_SENTENCES = {
   "turn:step_limit":
     "The agent reached its step limit before finishing. Earlier tool calls may have completed.",
   "turn:stopped": "Stopped.",
+  // Warnings: the turn goes on; the chat shows them under the status line.
+  "retrieval:failed":
+    "Looking up what the agent knows failed, so this answer is written without it.",
 } as const satisfies Record<string, string>;
 
 export type ErrorCode = keyof typeof ERROR_SENTENCES;

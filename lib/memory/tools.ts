@@ -1,15 +1,106 @@
 // The memory tools: `add_memory_note` (a note in the workstream's memory block, labelled with the
-// turn's agent) and `search_history` (this workstream's earlier messages by full text). Scoped
-// tools: they act for the workstream's owner, so they are registered once here and bound per
-// turn by the agent's tool list (lib/agents/tools.ts).
+// turn's agent), `search_history` (this workstream's earlier messages by full text), `remember`
+// (a memory of the member's, kept across workstreams; sharing one with the organization waits
+// for the member's confirmation) and `recall` (the member's and the organization's memories).
+// Scoped tools: they act for the workstream's owner, so they are registered once here and bound
+// per turn by the agent's tool list (lib/agents/tools.ts).
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
 import { wakeJobsSoon } from "@/inngest/engine";
-import { registerScopedTool } from "@/lib/agents/tools";
+import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
+import { config } from "@/lib/config";
+import { isAppError } from "@/lib/http/errors";
 import { STATE_ITEM_MAX } from "@/lib/state/schema";
 import { addMemoryNote } from "./block";
+import { retrieveMemories } from "./retrieve";
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchHistory } from "./search";
+import { createMemory } from "./store";
+
+const RECALL_LIMIT_MAX = 10;
+
+/** An error the model can act on: the sentence of the code and the limit it broke. */
+function toolError(error: unknown): Error {
+  if (!isAppError(error)) return error instanceof Error ? error : new Error(String(error));
+  const max = typeof error.details?.max === "number" ? ` (at most ${error.details.max})` : "";
+  return new Error(`${error.message}${max}`);
+}
+
+function rememberTool({ userId, organizationId, agentId, turnId, messageId }: ToolScope) {
+  return tool({
+    description:
+      "Remembers a fact, preference or decision about the member for later workstreams (you " +
+      "see the important ones and those matching the member's message at the start of every " +
+      "turn). One point per memory, in a full sentence. scope: member (default: all of the " +
+      "member's agents), agent (only you), or organization (shared with everyone in the " +
+      "organization; the member must confirm it first).",
+    inputSchema: z.object({
+      text: z.string().trim().min(1).max(config.memory.textMaxChars).describe("The fact."),
+      scope: z.enum(["member", "agent", "organization"]).optional(),
+      importance: z.number().int().min(1).max(10).optional().describe("1 to 10."),
+    }),
+    execute: async ({ text, scope = "member", importance }) => {
+      if (scope === "organization") {
+        // Nothing is shared until the member says so (an approval, when approvals exist).
+        return {
+          remembered: false,
+          scope,
+          awaitingConfirmation: true,
+          text,
+          message:
+            "Sharing with the organization needs the member's confirmation; nothing was saved.",
+        };
+      }
+      try {
+        const { memory, merged } = await createMemory({
+          organizationId,
+          ownerId: userId,
+          agentId: scope === "agent" ? agentId : null,
+          text,
+          importance: importance ?? config.memory.rememberedImportance,
+          source: turnId && messageId ? { turnId, messageId } : null,
+        });
+        return {
+          remembered: true,
+          id: memory.id,
+          scope: memory.scope,
+          text: memory.text,
+          importance: memory.importance,
+          // The same fact was known already: it was reinforced rather than stored twice.
+          merged,
+        };
+      } catch (error) {
+        throw toolError(error);
+      }
+    },
+  });
+}
+
+function recallTool({ userId, organizationId, agentId }: ToolScope) {
+  return tool({
+    description:
+      "Searches what you remember: the member's memories and the organization's, by words and " +
+      "meaning. Returns the best matches first.",
+    inputSchema: z.object({
+      query: z.string().trim().min(1).max(200).describe("What to look for."),
+      limit: z.number().int().min(1).max(RECALL_LIMIT_MAX).optional(),
+    }),
+    execute: async ({ query, limit }, { abortSignal }) => {
+      const { memories, failure } = await retrieveMemories({
+        reader: { organizationId, userId, agentId },
+        text: query,
+        limit: limit ?? 5,
+        abortSignal,
+      });
+      return {
+        query,
+        memories: memories.map(({ id, text }) => ({ id, text })),
+        // The vector side failed: these are the full-text matches alone.
+        ...(failure ? { note: "Search by meaning is unavailable; these matched by words." } : {}),
+      };
+    },
+  });
+}
 
 export function registerMemoryTools(): void {
   registerScopedTool("add_memory_note", ({ userId, organizationId, workstreamId, agentId }) =>
@@ -36,6 +127,9 @@ export function registerMemoryTools(): void {
       },
     }),
   );
+
+  registerScopedTool("remember", rememberTool);
+  registerScopedTool("recall", recallTool);
 
   registerScopedTool("search_history", ({ userId, organizationId, workstreamId }) =>
     tool({

@@ -15,4 +15,22 @@ describe("model configuration", () => {
   it("no configuration at all is valid: the offline model", () => {
     expect(loadModelConfig({}).MODEL_ATTEMPTS).toBe(3);
   });
+
+  it("I14.1 an embedding length other than the memories column's is a start-up error naming it", () => {
+    expect(() => loadModelConfig({ OPENAI_EMBEDDING_DIMENSIONS: "768" })).toThrow(
+      /OPENAI_EMBEDDING_DIMENSIONS must be 1536/,
+    );
+    expect(() => loadModelConfig({ OPENAI_EMBEDDING_DIMENSIONS: "many" })).toThrow(
+      /OPENAI_EMBEDDING_DIMENSIONS/,
+    );
+    expect(
+      loadModelConfig({ OPENAI_EMBEDDING_DIMENSIONS: "1536" }).OPENAI_EMBEDDING_DIMENSIONS,
+    ).toBe(1536);
+    expect(() => loadModelConfig({ OPENAI_EMBEDDING_MODEL: "text-embedding-3-small" })).toThrow(
+      /OPENAI_API_KEY/,
+    );
+    expect(loadModelConfig({ OPENAI_EMBEDDING_MODEL: "offline" }).OPENAI_EMBEDDING_MODEL).toBe(
+      "offline",
+    );
+  });
 });

@@ -1,6 +1,7 @@
 // The model configuration from the environment, validated once at start-up: a malformed value
 // stops the server with a message that names the variable.
 import { z } from "zod";
+import { MEMORY_EMBEDDING_DIMENSIONS } from "@/db/schema/memories";
 
 const Env = z.object({
   OPENAI_API_KEY: z.string().trim().optional(),
@@ -15,6 +16,16 @@ const Env = z.object({
   MODEL_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   MODEL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   OFFLINE_MODEL_CHUNK_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  /** Unset: no vectors (retrieval is full text); `offline`: the offline embedding model. */
+  OPENAI_EMBEDDING_MODEL: z.string().trim().min(1).optional(),
+  // The memories table's column is vector(1536): another length could never be stored.
+  OPENAI_EMBEDDING_DIMENSIONS: z.coerce
+    .number({ message: "must be a whole number" })
+    .int({ message: "must be a whole number" })
+    .refine((value) => value === MEMORY_EMBEDDING_DIMENSIONS, {
+      message: `must be ${MEMORY_EMBEDDING_DIMENSIONS} (the length of the memories table's vector column)`,
+    })
+    .optional(),
 });
 
 export type ModelConfig = z.infer<typeof Env>;
@@ -47,6 +58,13 @@ export function loadModelConfig(
     throw new ModelConfigError(
       "OPENAI_API_KEY",
       "is required with OPENAI_BASE_URL (use any non-empty value for servers without keys)",
+    );
+  }
+  const embeddingModel = parsed.data.OPENAI_EMBEDDING_MODEL;
+  if (embeddingModel && embeddingModel !== "offline" && !parsed.data.OPENAI_API_KEY) {
+    throw new ModelConfigError(
+      "OPENAI_API_KEY",
+      `is required with OPENAI_EMBEDDING_MODEL=${embeddingModel} (or set it to "offline")`,
     );
   }
   return parsed.data;

@@ -66,13 +66,15 @@ function registerScopedToolsHook(): void {
   registerHook({
     kind: "resolveAgent",
     name: "workstreams:scoped-tools",
-    run: ({ workstream, resolved }) => {
+    run: ({ workstream, turn, resolved }) => {
       if (!workstream.ownerId) return resolved;
       const scoped = scopedToolsFor(resolved.agent.tools, {
         userId: workstream.ownerId,
         organizationId: workstream.organizationId,
         workstreamId: workstream.id,
         agentId: resolved.agent.id,
+        turnId: turn.id,
+        messageId: turn.userMessageId,
       });
       return { ...resolved, tools: { ...resolved.tools, ...scoped } };
     },

@@ -185,6 +185,11 @@ export type ContextRecord = {
   reservedOutput: number;
   total: number;
   sections: ContextSectionRecord[];
+  /**
+   * The memories the request held, by section (ids only: the record stays free of content).
+   * Absent in records written before memories existed.
+   */
+  memoryIds?: { top: string[]; retrieved: string[] };
   /** How long assembling it took, in milliseconds. */
   composeMs: number;
 };

@@ -9,6 +9,8 @@ export type TurnStatus =
   | { state: "tool"; toolName: string }
   | { state: "suspended"; reason: string }
   | { state: "ready" }
+  /** Something went wrong that the turn goes on without (not terminal). */
+  | { state: "warning"; code: "retrieval:failed"; message: string }
   | {
       state: "error";
       code: string;

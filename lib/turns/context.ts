@@ -35,7 +35,7 @@ import {
 } from "./context-window";
 import { hooksOf } from "./hooks";
 
-/** A memory as the context shows it (the memory issue's retrieval fills these). */
+/** A memory as the context shows it (lib/memory/retrieve.ts reads them). */
 export type ContextMemory = { id: string; text: string; importance: number };
 
 export type ComposedRequest = {
@@ -98,7 +98,7 @@ function fitSection<T>({
   keep: (item: T) => number;
   text: (item: T) => string;
   render: (included: T[]) => string;
-}): Fitted {
+}): Fitted & { kept: T[] } {
   const ranked = items
     .map((item, index) => ({ item, index, keep: keep(item), tokens: budgetTokens(text(item)) }))
     .sort((a, b) => b.keep - a.keep || b.index - a.index);
@@ -120,6 +120,7 @@ function fitSection<T>({
   return {
     text: rendered,
     record: { name, tokens, budget, items: chosen.length, cut: items.length - chosen.length },
+    kept: chosen.map((entry) => entry.item),
   };
 }
 
@@ -127,12 +128,13 @@ function memoriesSection(
   name: "topMemories" | "retrievedMemories",
   tag: string,
   memories: ContextMemory[],
-): Fitted {
+): Fitted & { kept: ContextMemory[] } {
   return fitSection({
     name,
     budget: config.context.budgets[name],
     items: memories,
-    keep: (memory) => memory.importance,
+    // Pre-seeded memories leave least important first; retrieved ones come best match first.
+    keep: (memory) => (name === "topMemories" ? memory.importance : -memories.indexOf(memory)),
     text: (memory) => memory.text,
     render: (included) =>
       `<${tag}>\n${included.map((memory) => `- ${escapeText(memory.text)}`).join("\n")}\n</${tag}>`,
@@ -250,11 +252,17 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
       cut: 0,
     },
   };
+  const top = memoriesSection("topMemories", "pre-seeded-memories", input.memories?.top ?? []);
+  const retrieved = memoriesSection(
+    "retrievedMemories",
+    "retrieved-knowledge",
+    input.memories?.retrieved ?? [],
+  );
   const sections: Fitted[] = [
     persona,
     await toolsSection(input.tools ?? {}),
-    memoriesSection("topMemories", "pre-seeded-memories", input.memories?.top ?? []),
-    memoriesSection("retrievedMemories", "retrieved-knowledge", input.memories?.retrieved ?? []),
+    top,
+    retrieved,
     planSection(kept.plan),
     stateSection(kept.state, planActive),
     memoryBlockSection(kept.memorySummary, kept.memoryEntries),
@@ -330,6 +338,10 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
       reservedOutput,
       total: records.reduce((sum, section) => sum + section.tokens, 0),
       sections: records,
+      memoryIds: {
+        top: top.kept.map((memory) => memory.id),
+        retrieved: retrieved.kept.map((memory) => memory.id),
+      },
       composeMs: Math.round((performance.now() - startedAt) * 100) / 100,
     },
   };

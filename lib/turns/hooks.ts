@@ -65,6 +65,8 @@ export type ResolveAgentHook = {
   name: string;
   run: (input: {
     workstream: WorkstreamRow;
+    /** The turn being resolved, and the user message it answers. */
+    turn: { id: string; userMessageId: string };
     resolved: ResolvedAgent;
   }) => ResolvedAgent | Promise<ResolvedAgent>;
 };

@@ -14,9 +14,11 @@ import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-ag
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { type RetrievedMemory, retrieveMemories } from "@/lib/memory/retrieve";
 import { costUsd } from "@/lib/models/pricing";
 import type { Attempt } from "@/lib/models/resilient-model";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
+import { errorClass } from "@/lib/server/error-class";
 import type { ContextRecord } from "@/lib/state/schema";
 import type { TurnLog } from "@/lib/stream/event-log";
 import { TextRechunker } from "@/lib/stream/rechunk";
@@ -45,7 +47,7 @@ import {
 } from "./outcome";
 import { runRegistry, StopRequested } from "./run-registry";
 import { gateTools } from "./tool-gate";
-import { closeTurn, type TurnRow } from "./turn-store";
+import { closeTurn, type OpeningRead, type TurnRow } from "./turn-store";
 
 type RunInput = {
   turn: TurnRow;
@@ -55,6 +57,8 @@ type RunInput = {
   historyLeftOut: number;
   /** The workstream's state, plan and memory block, read with the history. */
   kept: KeptContext;
+  /** The pre-seeded memories and the full-text matches of the new message, read with it. */
+  memories: OpeningRead["memories"];
   viewer: Viewer;
   controller: AbortController;
   log: TurnLog;
@@ -107,6 +111,7 @@ async function execute(
   log.activate(resolved.model.modelId);
 
   const composed = await stage(scope, "COMPOSE_REQUEST", async () => {
+    const memories = await knowledge(input, scope);
     const request = await composeRequest({
       workstream,
       agent: resolved.agent,
@@ -116,6 +121,7 @@ async function execute(
       historyLeftOut,
       kept,
       tools: resolved.tools,
+      memories,
     });
     onComposed(request.record);
     const payload = await beforeStage(
@@ -277,6 +283,44 @@ async function execute(
   };
 }
 
+/**
+ * The memories the turn's context holds: the pre-seeded ones and the knowledge retrieved by the
+ * latest user message (the opening statement's full-text matches, fused with the nearest vectors
+ * when an embedding model is configured), none of them twice. A failing retrieval is a warning:
+ * it is logged, the chat is told with a status it shows for the rest of the turn, and the turn
+ * goes on without retrieved knowledge.
+ */
+async function knowledge(
+  { turn, workstream, viewer, history, memories, controller }: RunInput,
+  scope: StageScope,
+): Promise<{ top: RetrievedMemory[]; retrieved: RetrievedMemory[] }> {
+  const latest = history.findLast(({ message }) => message.role === "user")?.message;
+  const text = latest?.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+  const { memories: found, failure } = await retrieveMemories({
+    reader: {
+      organizationId: workstream.organizationId,
+      userId: viewer.userId,
+      agentId: workstream.agentId,
+    },
+    text: text ?? "",
+    fullText: memories.fullText,
+    abortSignal: controller.signal,
+  });
+  controller.signal.throwIfAborted();
+  let retrieved = found;
+  if (failure) {
+    console.warn(`[turns] ${turn.id}: knowledge retrieval failed (${errorClass(failure)})`);
+    scope.status?.({
+      state: "warning",
+      code: "retrieval:failed",
+      message: ERROR_SENTENCES["retrieval:failed"],
+    });
+    retrieved = [];
+  }
+  const seeded = new Set(memories.top.map((memory) => memory.id));
+  return { top: memories.top, retrieved: retrieved.filter((memory) => !seeded.has(memory.id)) };
+}
+
 async function resolveAgent({ turn, workstream }: RunInput): Promise<ResolvedAgent> {
   const base = { turnId: turn.id };
   let resolved = await defaultResolveAgent({
@@ -294,7 +338,10 @@ async function resolveAgent({ turn, workstream }: RunInput): Promise<ResolvedAge
       }
     },
   });
-  for (const hook of hooksOf("resolveAgent")) resolved = await hook.run({ workstream, resolved });
+  const about = { id: turn.id, userMessageId: turn.userMessageId };
+  for (const hook of hooksOf("resolveAgent")) {
+    resolved = await hook.run({ workstream, turn: about, resolved });
+  }
   return resolved;
 }
 

@@ -102,6 +102,7 @@ export async function startTurn({
     history: read.history,
     historyLeftOut: read.historyLeftOut,
     kept: read.kept,
+    memories: read.memories,
     viewer,
     controller,
     log,

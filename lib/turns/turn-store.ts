@@ -6,6 +6,13 @@ import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
+import {
+  fullTextMemoriesSql,
+  fullTextQuery,
+  type MemoryReader,
+  type RetrievedMemory,
+  topMemoriesSql,
+} from "@/lib/memory/retrieve";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
 import { PROCESS_ID } from "@/lib/server/process-id";
@@ -89,6 +96,11 @@ export type OpeningRead = {
   /** Older messages since the last compaction that did not fit. */
   historyLeftOut: number;
   kept: KeptContext;
+  /**
+   * The member's pre-seeded memories, and the memories whose words match the new message (the
+   * full-text side of retrieval), both visible to the member with the workstream's agent.
+   */
+  memories: { top: RetrievedMemory[]; fullText: RetrievedMemory[] };
 };
 
 export type TurnOpening = {
@@ -139,6 +151,14 @@ export async function openTurn(
   const historyCap = Math.max(0, historyReadCap() - newTokens);
   const allowedTurns = limit.turns > 0 ? limit.turns : null;
   const opened = sql`exists (select 1 from opened)`;
+  const reader: MemoryReader = {
+    organizationId: sql`ws."organization_id"`,
+    userId: input.userId,
+    agentId: sql`ws."agent_id"`,
+  };
+  const memoryQuery = fullTextQuery(
+    stored.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n"),
+  );
   const _db = await getDb();
   let row: OpeningRow | undefined;
   try {
@@ -228,6 +248,8 @@ export async function openTurn(
               'createdAt', e."created_at") order by e."created_at", e."id")
             from "memory_block_entries" e where e."workstream_id" = ws."id")
           end as memory_entries,
+          case when ${opened} then ${topMemoriesSql(reader)} end as top_memories,
+          case when ${opened} then ${fullTextMemoriesSql(reader, memoryQuery)} end as found_memories,
           ${announceSql(announcement, opened)} as announced
         from (select 1) as one left join ws on true`);
   } catch (error) {
@@ -277,6 +299,10 @@ export async function openTurn(
       history,
       historyLeftOut: Number(read.left),
       kept: keptContext(parseJson(row.kept), parseJson(row.memory_entries)),
+      memories: {
+        top: memoryList(parseJson(row.top_memories)),
+        fullText: memoryList(parseJson(row.found_memories)),
+      },
     },
     log,
     events,
@@ -312,7 +338,13 @@ type OpeningRow = {
   history: { kept: Array<WorkstreamMessage & { tokens: number }>; left: number } | string | null;
   kept: KeptRow | string | null;
   memory_entries: MemoryBlockEntry[] | string | null;
+  top_memories: RetrievedMemory[] | string | null;
+  found_memories: RetrievedMemory[] | string | null;
 };
+
+function memoryList(list: RetrievedMemory[] | null): RetrievedMemory[] {
+  return (list ?? []).map((memory) => ({ ...memory, importance: Number(memory.importance) }));
+}
 
 type KeptRow = { state: unknown; plan: unknown; memorySummary: string | null };
 

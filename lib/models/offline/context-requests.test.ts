@@ -29,6 +29,8 @@ describe("offline model: plain requests for the context tools", () => {
     const tools = new Set(OFFLINE_CONTEXT_REQUESTS.map((request) => request.tool));
     expect([...tools].sort()).toEqual([
       "add_memory_note",
+      "recall",
+      "remember",
       "search_history",
       "update_plan",
       "update_workstream_state",
@@ -78,6 +80,13 @@ describe("offline model: plain requests for the context tools", () => {
       text: "the client prefers email",
     });
     expect(args("note: call Sam on Monday")).toEqual({ text: "call Sam on Monday" });
+    expect(args("remember that Dana prefers email")).toEqual({ text: "Dana prefers email" });
+    expect(args("Please remember for the team that invoices go out on Fridays")).toEqual({
+      text: "invoices go out on Fridays",
+      scope: "organization",
+    });
+    expect(args("recall the billing contact?")).toEqual({ query: "the billing contact" });
+    expect(args("what do you remember about Dana?")).toEqual({ query: "Dana" });
     expect(args("search history for pricing tiers?")).toEqual({ query: "pricing tiers" });
     expect(args("search the conversation for the launch date")).toEqual({
       query: "the launch date",

@@ -1,6 +1,6 @@
 /**
  * Plain requests the offline model turns into calls of the context tools (the workstream state,
- * the execution plan, the memory block and history search), so a member without an API key can
+ * the execution plan, the memory block, history search and memories), so a member without an API key can
  * see them work: "record the decision: use Postgres because ops know it" records a decision.
  * A request counts only at the very start of a message (after an optional "please"), so a
  * sentence that merely mentions "add a task:" halfway through is answered, not acted on. The
@@ -131,6 +131,35 @@ const RULES: readonly Rule[] = [
     effect: "Adds note X to the workstream's memory block.",
     pattern: /^note:\s*(?<text>[\s\S]+)/i,
     args: (text) => ({ text }),
+  },
+  {
+    trigger: "remember that X",
+    tool: "remember",
+    effect: "Remembers X for the member's later workstreams (a memory of theirs).",
+    pattern: /^remember that\s+(?<text>[\s\S]+)/i,
+    args: (text) => ({ text }),
+  },
+  {
+    trigger: "remember for the team that X",
+    tool: "remember",
+    effect: "Asks to share X with the organization: it waits for the member's confirmation.",
+    pattern:
+      /^remember for (?:the |our |my )?(?:team|organi[sz]ation)(?: that)?[\s,:]+(?<text>[\s\S]+)/i,
+    args: (text) => ({ text, scope: "organization" }),
+  },
+  {
+    trigger: "recall X",
+    tool: "recall",
+    effect: "Searches the member's and the organization's memories for X.",
+    pattern: /^recall\s+(?<text>[\s\S]+)/i,
+    args: (text) => ({ query: withoutEndMark(text) }),
+  },
+  {
+    trigger: "what do you remember about X",
+    tool: "recall",
+    effect: "Searches the member's and the organization's memories for X.",
+    pattern: /^what do you remember about\s+(?<text>[\s\S]+)/i,
+    args: (text) => ({ query: withoutEndMark(text) }),
   },
   {
     trigger: "search history for X",

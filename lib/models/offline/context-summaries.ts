@@ -94,6 +94,48 @@ function summarizeSearch(result: z.infer<typeof searchResult>): string {
   ].join("\n");
 }
 
+const rememberResult = z.union([
+  z.object({
+    remembered: z.literal(true),
+    scope: z.string(),
+    text: z.string(),
+    merged: z.boolean(),
+  }),
+  z.object({
+    remembered: z.literal(false),
+    awaitingConfirmation: z.literal(true),
+    text: z.string(),
+  }),
+]);
+const recallResult = z.object({
+  query: z.string(),
+  memories: z.array(z.object({ text: z.string() })),
+  note: z.string().optional(),
+});
+
+function summarizeRemember(result: z.infer<typeof rememberResult>): string {
+  if (!result.remembered) {
+    return `Sharing this with the whole organization needs your confirmation, so I have not saved it yet: “${result.text}”`;
+  }
+  const where = result.scope === "agent" ? " in our conversations" : "";
+  const again = result.merged ? " I knew this already, so it now counts for more." : "";
+  return `I'll remember that${where}: “${result.text}”.${again}`;
+}
+
+function summarizeRecall(result: z.infer<typeof recallResult>): string {
+  const note = result.note ? `\n\n(${result.note})` : "";
+  if (result.memories.length === 0) {
+    return `I don't remember anything about “${result.query}”.${note}`;
+  }
+  return (
+    [
+      `Here is what I remember about “${result.query}”:`,
+      "",
+      ...result.memories.map((memory) => `- ${memory.text}`),
+    ].join("\n") + note
+  );
+}
+
 /** A plain-words report of a context tool's result; undefined for anything else. */
 export function summarizeContextResult(toolName: string, value: unknown): string | undefined {
   if (toolName === "update_workstream_state") {
@@ -109,6 +151,14 @@ export function summarizeContextResult(toolName: string, value: unknown): string
     return parsed.success
       ? `I added this to the workstream's memory block: “${parsed.data.text}”`
       : undefined;
+  }
+  if (toolName === "remember") {
+    const parsed = rememberResult.safeParse(value);
+    return parsed.success ? summarizeRemember(parsed.data) : undefined;
+  }
+  if (toolName === "recall") {
+    const parsed = recallResult.safeParse(value);
+    return parsed.success ? summarizeRecall(parsed.data) : undefined;
   }
   if (toolName === "search_history") {
     const parsed = searchResult.safeParse(value);

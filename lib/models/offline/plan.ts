@@ -20,6 +20,7 @@ import {
 } from "./compose-extras";
 import { matchContextRequest } from "./context-requests";
 import { createSampleContext, sampleJsonSchema } from "./json-schema-sample";
+import { knowledgeLine } from "./knowledge";
 import { readPrompt, safeStringify } from "./prompt";
 import { createRng, hashHex, hashString } from "./random";
 import { detectIntent } from "./request";
@@ -245,8 +246,11 @@ export function buildPlan(
   else if (triggers.words !== undefined)
     plan.text = composeWords(triggers.words, triggers.cleanText, rng);
   else if (titleTask) plan.text = makeTitle(triggers.cleanText);
-  else if (triggers.long) plan.text = withNote(composeLongAnswer(answerInput));
-  else plan.text = withNote(composeAnswer(answerInput));
+  else {
+    const body = triggers.long ? composeLongAnswer(answerInput) : composeAnswer(answerInput);
+    const known = knowledgeLine(view.system, triggers.cleanText);
+    plan.text = withNote(known ? `${known}\n\n${body}` : body);
+  }
 
   applyLimits(plan, options);
   return plan;

@@ -1,0 +1,304 @@
+// Memories: what the agents know across workstreams. This module is the only writer of the
+// memories table. Who sees what: a member's memories (scope `member`, or `agent` for one of the
+// member's agents) belong to that member and are read only for them; organization memories
+// (owner null) are read by every member's turns and managed by admins. Every function takes the
+// owner it acts for: a user id reaches only that member's memories, null only the
+// organization's, so a route cannot ask for a memory it should not see. Text is kept as given
+// (trimmed, storable, at most 2,000 characters); its normalized form (case, whitespace and
+// punctuation folded) makes a repeated fact reinforce the memory it equals instead of a new row.
+import "server-only";
+import { sql } from "drizzle-orm";
+import { executePrepared } from "@/db/client";
+import type { MemoryScope, MemorySource } from "@/db/schema/memories";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/http/errors";
+import { errorClass } from "@/lib/server/error-class";
+import { toStorableText } from "@/lib/text/storable";
+import { embedTexts, isZeroVector, vectorLiteral } from "./embedding";
+
+export type { MemoryScope, MemorySource };
+
+export type Memory = {
+  id: string;
+  organizationId: string;
+  ownerId: string | null;
+  agentId: string | null;
+  scope: MemoryScope;
+  importance: number;
+  text: string;
+  sources: MemorySource[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Whose memories a call reaches: one member's (userId), or the organization's (null). */
+export type MemoryOwner = { organizationId: string; userId: string | null };
+
+/** The most sources one memory keeps (the newest); a fact said a hundred times needs no more. */
+const SOURCES_MAX = 20;
+
+/** Case, whitespace and punctuation folded: "Prefers e-mail." and "prefers e mail" are one. */
+export function normalizeMemoryText(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, " ")
+    .replace(/\s+/gu, " ")
+    .trim();
+}
+
+/** A memory's text as it is stored: trimmed and storable, 1 to 2,000 characters (or refused). */
+export function memoryText(text: string): string {
+  const trimmed = toStorableText(text).trim();
+  if (!trimmed) throw new AppError("bad_request:validation", { details: { field: "text" } });
+  if ([...trimmed].length > config.memory.textMaxChars) {
+    throw new AppError("bad_request:too_long", {
+      details: { field: "text", max: config.memory.textMaxChars },
+    });
+  }
+  return trimmed;
+}
+
+function importanceOf(value: number | undefined): number {
+  if (value === undefined) return config.memory.defaultImportance;
+  if (!Number.isInteger(value) || value < 1 || value > 10) {
+    throw new AppError("bad_request:validation", { details: { field: "importance" } });
+  }
+  return value;
+}
+
+/**
+ * The vector of a memory's text, or null: without an embedding model, for a text with nothing
+ * to embed, or when the model fails (the memory is still kept, and full text still finds it).
+ */
+async function embeddingOf(text: string): Promise<string | null> {
+  try {
+    const [vector] = (await embedTexts([text])) ?? [];
+    return vector && !isZeroVector(vector) ? vectorLiteral(vector) : null;
+  } catch (error) {
+    console.warn(`[memory] a memory is kept without its vector (${errorClass(error)})`);
+    return null;
+  }
+}
+
+type MemoryRow = {
+  id: string;
+  organization_id: string;
+  owner_id: string | null;
+  agent_id: string | null;
+  scope: MemoryScope;
+  importance: number;
+  text: string;
+  sources: MemorySource[] | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+};
+
+const COLUMNS = sql.raw(
+  `"id", "organization_id", "owner_id", "agent_id", "scope", "importance", "text", "sources", "created_at", "updated_at"`,
+);
+
+function toMemory(row: MemoryRow): Memory {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    ownerId: row.owner_id,
+    agentId: row.agent_id,
+    scope: row.scope,
+    importance: Number(row.importance),
+    text: row.text,
+    sources: typeof row.sources === "string" ? JSON.parse(row.sources) : row.sources,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** The rows `owner` reaches: that member's own, or the organization's. */
+function ownedBy(owner: MemoryOwner) {
+  return sql`"organization_id" = ${owner.organizationId}
+    and "owner_id" is not distinct from ${owner.userId}::text`;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code =
+    (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === "23505";
+}
+
+export type NewMemory = {
+  organizationId: string;
+  /** The member it belongs to; null for an organization memory (added by an admin, or shared). */
+  ownerId: string | null;
+  /** For one of the member's agents only (scope `agent`). */
+  agentId?: string | null;
+  text: string;
+  importance?: number;
+  source?: MemorySource | null;
+};
+
+/**
+ * Adds a memory, or reinforces the one whose normalized text it equals in the same scope (same
+ * owner and agent): that one's importance goes up by one (to at most 10, and at least the new
+ * importance) and it gains the new source. One statement, so concurrent writers of the same fact
+ * end up with one row. `merged` says which happened.
+ */
+export async function createMemory(input: NewMemory): Promise<{ memory: Memory; merged: boolean }> {
+  const text = memoryText(input.text);
+  const importance = importanceOf(input.importance);
+  const agentId = input.ownerId ? (input.agentId ?? null) : null;
+  const scope: MemoryScope = !input.ownerId ? "organization" : agentId ? "agent" : "member";
+  const sources = input.source ? [input.source] : [];
+  const embedding = await embeddingOf(text);
+  const [row] = await executePrepared<MemoryRow & { merged: boolean }>(sql`
+    insert into "memories" ("id", "organization_id", "owner_id", "agent_id", "scope", "importance",
+      "text", "normalized_text", "sources", "embedding")
+    values (${`mem_${crypto.randomUUID().replaceAll("-", "")}`}, ${input.organizationId},
+      ${input.ownerId}::text, ${agentId}::text, ${scope}, ${importance}, ${text},
+      ${normalizeMemoryText(text)}, ${JSON.stringify(sources)}::jsonb, ${embedding}::vector)
+    on conflict ("organization_id", coalesce("owner_id", ''), coalesce("agent_id", ''),
+      md5("normalized_text"))
+    do update set
+      "importance" = least(10, greatest("memories"."importance" + 1, excluded."importance")),
+      "sources" = (
+        select coalesce(jsonb_agg(s.value order by s.ord), '[]'::jsonb) from (
+          select value, ord from jsonb_array_elements("memories"."sources" || excluded."sources")
+            with ordinality as e(value, ord)
+          order by ord desc limit ${SOURCES_MAX}) s),
+      "embedding" = coalesce("memories"."embedding", excluded."embedding"),
+      "updated_at" = now()
+    returning ${COLUMNS}, (xmax <> 0) as "merged"`);
+  if (!row) throw new Error("the memory insert returned no row");
+  return { memory: toMemory(row), merged: Boolean(row.merged) };
+}
+
+/**
+ * Reinforces a memory a new fact is a near duplicate of (by its vector): importance up by one
+ * and the new source added. For the digest's de-duplication; null when the memory is gone.
+ */
+export async function reinforceMemory({
+  id,
+  organizationId,
+  source,
+}: {
+  id: string;
+  organizationId: string;
+  source: MemorySource | null;
+}): Promise<Memory | null> {
+  const [row] = await executePrepared<MemoryRow>(sql`
+    update "memories" set "importance" = least(10, "importance" + 1),
+      "sources" = case when ${source ? JSON.stringify(source) : null}::jsonb is null
+        or "sources" @> jsonb_build_array(${source ? JSON.stringify(source) : null}::jsonb)
+        then "sources" else "sources" || jsonb_build_array(${source ? JSON.stringify(source) : null}::jsonb) end,
+      "updated_at" = now()
+    where "id" = ${id} and "organization_id" = ${organizationId}
+    returning ${COLUMNS}`);
+  return row ? toMemory(row) : null;
+}
+
+/**
+ * The memory in the same scope whose vector is nearest to `embedding`, if its cosine similarity
+ * is at least `minSimilarity` (the digest's near-duplicate check).
+ */
+export async function findSimilarMemory({
+  owner,
+  agentId = null,
+  embedding,
+  minSimilarity,
+}: {
+  owner: MemoryOwner;
+  agentId?: string | null;
+  embedding: readonly number[];
+  minSimilarity: number;
+}): Promise<{ memory: Memory; similarity: number } | null> {
+  const vector = vectorLiteral(embedding);
+  const [row] = await executePrepared<MemoryRow & { similarity: number }>(sql`
+    select ${COLUMNS}, 1 - ("embedding" <=> ${vector}::vector) as "similarity"
+    from "memories"
+    where ${ownedBy(owner)} and "agent_id" is not distinct from ${agentId}::text
+      and "embedding" is not null
+    order by "embedding" <=> ${vector}::vector
+    limit 1`);
+  if (!row || Number(row.similarity) < minSimilarity) return null;
+  return { memory: toMemory(row), similarity: Number(row.similarity) };
+}
+
+export async function getMemory({
+  owner,
+  id,
+}: {
+  owner: MemoryOwner;
+  id: string;
+}): Promise<Memory> {
+  const [row] = await executePrepared<MemoryRow>(sql`
+    select ${COLUMNS} from "memories" where "id" = ${id} and ${ownedBy(owner)}`);
+  if (!row) throw new AppError("not_found:memory");
+  return toMemory(row);
+}
+
+export const MEMORY_PAGE_MAX = 100;
+
+/**
+ * The memories `owner` reaches, most recently changed first, `limit` at a time after the memory
+ * `before` (its id, from the previous page).
+ */
+export async function listMemories({
+  owner,
+  limit = 50,
+  before = null,
+}: {
+  owner: MemoryOwner;
+  limit?: number;
+  before?: string | null;
+}): Promise<{ memories: Memory[]; hasMore: boolean }> {
+  const take = Math.min(Math.max(1, Math.trunc(limit)), MEMORY_PAGE_MAX);
+  const rows = await executePrepared<MemoryRow>(sql`
+    select ${COLUMNS} from "memories"
+    where ${ownedBy(owner)} and (${before}::text is null or ("updated_at", "id") < (
+      select c."updated_at", c."id" from "memories" c where c."id" = ${before}::text))
+    order by "updated_at" desc, "id" desc
+    limit ${take + 1}`);
+  return { memories: rows.slice(0, take).map(toMemory), hasMore: rows.length > take };
+}
+
+/**
+ * Changes a memory's text or importance. A new text gets a new vector; a text that equals
+ * another memory of the same scope is refused (409) rather than silently merged.
+ */
+export async function updateMemory({
+  owner,
+  id,
+  text,
+  importance,
+}: {
+  owner: MemoryOwner;
+  id: string;
+  text?: string;
+  importance?: number;
+}): Promise<Memory> {
+  const nextText = text === undefined ? null : memoryText(text);
+  const nextImportance = importance === undefined ? null : importanceOf(importance);
+  const embedding = nextText === null ? null : await embeddingOf(nextText);
+  try {
+    const [row] = await executePrepared<MemoryRow>(sql`
+      update "memories" set
+        "text" = coalesce(${nextText}::text, "text"),
+        "normalized_text" = coalesce(${nextText === null ? null : normalizeMemoryText(nextText)}::text,
+          "normalized_text"),
+        "embedding" = case when ${nextText}::text is null then "embedding" else ${embedding}::vector end,
+        "importance" = coalesce(${nextImportance}::int, "importance"),
+        "updated_at" = now()
+      where "id" = ${id} and ${ownedBy(owner)}
+      returning ${COLUMNS}`);
+    if (!row) throw new AppError("not_found:memory");
+    return toMemory(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("conflict:memory_exists");
+    throw error;
+  }
+}
+
+export async function deleteMemory({ owner, id }: { owner: MemoryOwner; id: string }) {
+  const rows = await executePrepared<{ id: string }>(sql`
+    delete from "memories" where "id" = ${id} and ${ownedBy(owner)} returning "id"`);
+  if (rows.length === 0) throw new AppError("not_found:memory");
+}
