@@ -186,7 +186,7 @@ export const config = {
      * Cosine similarity below which a vector match is not a match: nearest neighbours always
      * exist, related or not. Embedding models differ in how similar unrelated texts look.
      */
-    minSimilarity: 0.3,
+    minSimilarity: 0.25,
     /** Words of the latest message full-text retrieval looks for (the first ones). */
     queryMaxWords: 32,
   },

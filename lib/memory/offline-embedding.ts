@@ -9,36 +9,35 @@ import { MEMORY_EMBEDDING_DIMENSIONS } from "@/db/schema/memories";
 export const OFFLINE_EMBEDDING_MODEL_ID = "offline";
 
 const STEM_WEIGHT = 1;
-const TRIGRAM_WEIGHT = 0.5;
+const TRIGRAM_WEIGHT = 1;
 
-// A few suffixes, longest first. Postgres's own stemmer does the linguistic work for full-text
-// search; here a stem only has to be the same for the forms of one word that people write, so a
-// handful of rules does (a stemming library would add a dependency for no visible difference).
-const SUFFIXES = [
-  "ations",
-  "ation",
-  "ings",
-  "ing",
-  "ness",
-  "ment",
-  "ies",
-  "ied",
-  "ers",
-  "est",
-  "ed",
-  "er",
-  "es",
-  "ly",
-  "s",
-];
+// Words nearly every English sentence has: as features they would make unrelated texts look
+// alike (a real embedding model learns to discount them; this one is told).
+const STOP_WORDS = new Set(
+  (
+    "a an and are as at be but by can could did do does for from had has have he her his how i " +
+    "if in into is it its me my no not of on or our she so than that the their them then there " +
+    "these they this to us was we were what when where which who why will with would you your"
+  ).split(" "),
+);
+
+// A few suffix rules. Postgres's own stemmer does the linguistic work for full-text search; here
+// a stem only has to be the same for the forms of one word people write (invoice, invoices), so
+// a handful of rules does (a stemming library would add a dependency for no visible difference).
+const SUFFIXES = ["ations", "ation", "ings", "ing", "ness", "ment", "edly", "ed", "ly", "er"];
 
 export function stemOf(word: string): string {
+  let stem = word;
+  if (stem.length > 4 && stem.endsWith("ies")) stem = `${stem.slice(0, -3)}y`;
+  else if (stem.length > 4 && /(?:[sxz]|ch|sh)es$/.test(stem)) stem = stem.slice(0, -2);
+  else if (stem.length > 3 && stem.endsWith("s") && !stem.endsWith("ss")) stem = stem.slice(0, -1);
   for (const suffix of SUFFIXES) {
-    if (word.length - suffix.length >= 3 && word.endsWith(suffix)) {
-      return word.slice(0, -suffix.length);
+    if (stem.length - suffix.length >= 3 && stem.endsWith(suffix)) {
+      return stem.slice(0, -suffix.length);
     }
   }
-  return word;
+  // "invoice" and "invoic(ed)" alike: a final e is dropped.
+  return stem.length > 4 && stem.endsWith("e") ? stem.slice(0, -1) : stem;
 }
 
 /** The words of a text: letters and digits in any script, lower-cased. */
@@ -68,6 +67,7 @@ function addFeature(vector: Float64Array, feature: string, weight: number): void
 export function offlineEmbedding(text: string, dimensions = MEMORY_EMBEDDING_DIMENSIONS): number[] {
   const vector = new Float64Array(dimensions);
   for (const word of wordsOf(text)) {
+    if (STOP_WORDS.has(word)) continue;
     const stem = stemOf(word);
     addFeature(vector, `w:${stem}`, STEM_WEIGHT);
     const padded = `#${stem}#`;

@@ -69,6 +69,12 @@ export function fullTextMemoriesSql(reader: MemoryReader, query: string): SQL {
   );
 }
 
+/** Whether any memory the reader sees has a vector: without one, a vector search finds nothing. */
+export function anyVectorsSql(reader: MemoryReader): SQL {
+  return sql`exists (select 1 from "memories" m
+    where ${visibleTo(reader)} and m."embedding" is not null)`;
+}
+
 type JsonListRow = { memories: RetrievedMemory[] | string | null };
 
 function parseList(value: RetrievedMemory[] | string | null | undefined): RetrievedMemory[] {
@@ -157,12 +163,15 @@ export async function retrieveMemories({
   reader,
   text,
   fullText,
+  vectors = true,
   limit = config.memory.retrievedLimit,
   abortSignal,
 }: {
   reader: MemoryReader;
   text: string;
   fullText?: RetrievedMemory[];
+  /** False when the caller knows no visible memory has a vector: nothing is embedded then. */
+  vectors?: boolean;
   limit?: number;
   abortSignal?: AbortSignal;
 }): Promise<Retrieval> {
@@ -172,7 +181,7 @@ export async function retrieveMemories({
   const byVector = (async () => {
     // A query of symbols only has nothing to embed either. A long message is embedded by its
     // beginning: what it asks about is usually there, and models have an input limit.
-    if (!query) return null;
+    if (!query || !vectors) return null;
     const [vector] = (await embedTexts([[...text].slice(0, config.memory.textMaxChars).join("")], {
       abortSignal,
     })) ?? [undefined];
@@ -181,7 +190,7 @@ export async function retrieveMemories({
     failure = error;
     return null;
   });
-  const [words, vectors] = await Promise.all([byWords, byVector]);
-  const memories = vectors ? fuseByRank([words, vectors]) : words;
+  const [words, nearest] = await Promise.all([byWords, byVector]);
+  const memories = nearest ? fuseByRank([words, nearest]) : words;
   return { memories: memories.slice(0, limit), failure };
 }

@@ -202,5 +202,19 @@ export type ContextView = {
   plan: ExecutionPlan | null;
   lastEvictions: Eviction[];
   memoryBlock: { summary: MemoryBlockSummary | null; entries: MemoryBlockEntry[] };
-  lastTurn: { turnId: string; at: string; context: ContextRecord } | null;
+  lastTurn: {
+    turnId: string;
+    at: string;
+    context: ContextRecord;
+    /** The memories the last turn's context held (pre-seeded, then retrieved), as they read now. */
+    memories: UsedMemory[];
+  } | null;
+};
+
+/** A memory a turn used, for the owner's context panel. */
+export type UsedMemory = {
+  id: string;
+  text: string;
+  scope: "member" | "agent" | "organization";
+  section: "top" | "retrieved";
 };

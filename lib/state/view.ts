@@ -7,7 +7,6 @@ import { executePrepared } from "@/db/client";
 import type { Viewer } from "@/lib/auth/viewer";
 import { AppError } from "@/lib/http/errors";
 import {
-  type ContextRecord,
   type ContextView,
   type Eviction,
   type ExecutionPlan,
@@ -52,7 +51,20 @@ export async function loadContextView({
           'createdAt', e."created_at") order by e."created_at", e."id"), '[]'::json)
         from "memory_block_entries" e where e."workstream_id" = w."id") as entries,
       (select json_build_object('turnId', t."id", 'at', coalesce(t."ended_at", t."created_at"),
-          'context', t."context")
+          'context', t."context",
+          -- The memories it used, as they read now: a memory deleted since is left out.
+          'memories', (select coalesce(json_agg(json_build_object('id', m."id", 'text', m."text",
+              'scope', m."scope", 'section', u."section") order by u."section" desc, u."ord"),
+              '[]'::json)
+            from (
+              select 'top' as "section", x."id", x."ord" from jsonb_array_elements_text(
+                t."context"->'memoryIds'->'top') with ordinality as x("id", "ord")
+              union all
+              select 'retrieved', x."id", x."ord" from jsonb_array_elements_text(
+                t."context"->'memoryIds'->'retrieved') with ordinality as x("id", "ord")
+            ) u
+            join "memories" m on m."id" = u."id" and m."organization_id" = w."organization_id"
+              and (m."owner_id" is null or m."owner_id" = ${viewer.userId})))
         from "turns" t where t."workstream_id" = w."id" and t."context" is not null
         order by t."created_at" desc limit 1) as last_turn
     from "workstreams" w
@@ -62,11 +74,7 @@ export async function loadContextView({
   if (!row) throw new AppError("not_found:workstream");
   const plan = row.plan ? executionPlanSchema.safeParse(parsed(row.plan)) : null;
   const entries = (parsed(row.entries) ?? []) as MemoryBlockEntry[];
-  const lastTurn = parsed(row.last_turn) as {
-    turnId: string;
-    at: string;
-    context: ContextRecord;
-  } | null;
+  const lastTurn = parsed(row.last_turn) as NonNullable<ContextView["lastTurn"]> | null;
   return {
     workstreamId: row.id,
     version: row.version ?? 0,

@@ -304,6 +304,8 @@ async function knowledge(
     },
     text: text ?? "",
     fullText: memories.fullText,
+    // No visible memory has a vector yet: the message is not even embedded.
+    vectors: memories.anyVectors,
     abortSignal: controller.signal,
   });
   controller.signal.throwIfAborted();

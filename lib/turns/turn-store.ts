@@ -7,6 +7,7 @@ import { type TurnState, turns } from "@/db/schema";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
 import {
+  anyVectorsSql,
   fullTextMemoriesSql,
   fullTextQuery,
   type MemoryReader,
@@ -100,7 +101,7 @@ export type OpeningRead = {
    * The member's pre-seeded memories, and the memories whose words match the new message (the
    * full-text side of retrieval), both visible to the member with the workstream's agent.
    */
-  memories: { top: RetrievedMemory[]; fullText: RetrievedMemory[] };
+  memories: { top: RetrievedMemory[]; fullText: RetrievedMemory[]; anyVectors: boolean };
 };
 
 export type TurnOpening = {
@@ -250,6 +251,7 @@ export async function openTurn(
           end as memory_entries,
           case when ${opened} then ${topMemoriesSql(reader)} end as top_memories,
           case when ${opened} then ${fullTextMemoriesSql(reader, memoryQuery)} end as found_memories,
+          case when ${opened} then ${anyVectorsSql(reader)} end as any_vectors,
           ${announceSql(announcement, opened)} as announced
         from (select 1) as one left join ws on true`);
   } catch (error) {
@@ -302,6 +304,7 @@ export async function openTurn(
       memories: {
         top: memoryList(parseJson(row.top_memories)),
         fullText: memoryList(parseJson(row.found_memories)),
+        anyVectors: Boolean(row.any_vectors),
       },
     },
     log,
@@ -340,6 +343,7 @@ type OpeningRow = {
   memory_entries: MemoryBlockEntry[] | string | null;
   top_memories: RetrievedMemory[] | string | null;
   found_memories: RetrievedMemory[] | string | null;
+  any_vectors: boolean | null;
 };
 
 function memoryList(list: RetrievedMemory[] | null): RetrievedMemory[] {

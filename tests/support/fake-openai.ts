@@ -1,7 +1,10 @@
-// A fake OpenAI-compatible server (chat completions, streaming with tool calls and usage), the
-// edge of the world for tests that drive the real @ai-sdk/openai provider through whole turns.
+// A fake OpenAI-compatible server (chat completions, streaming with tool calls and usage; and
+// embeddings), the edge of the world for tests that drive the real @ai-sdk/openai provider
+// through whole turns. Its embeddings are the offline embedding model's vectors, so they mean
+// something; `embeddingLength` makes it answer with vectors of another length.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { offlineEmbedding } from "@/lib/memory/offline-embedding";
 
 export type Plan =
   /** An HTTP error answer; `message` and `type` go into OpenAI's error body. */
@@ -20,10 +23,17 @@ export type RecordedRequest = {
   messages: Array<{ role: string; content: unknown }>;
 };
 
+export type EmbeddingRequest = { model: string; input: string[]; dimensions?: number };
+
 export type FakeOpenAI = {
   url: string;
   plans: Plan[];
   requests: RecordedRequest[];
+  embeddingRequests: EmbeddingRequest[];
+  /** Answers embeddings with vectors of this length instead of the requested one. */
+  embeddingLength: number | null;
+  /** Fails every embeddings request with this HTTP status. */
+  embeddingFailure: number | null;
   /** Streaming requests that did not ask for usage (`stream_options.include_usage: true`). */
   violations: string[];
   fallbackPlan: Plan;
@@ -34,6 +44,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const fake: Omit<FakeOpenAI, "url" | "close"> = {
     plans: [],
     requests: [],
+    embeddingRequests: [],
+    embeddingLength: null,
+    embeddingFailure: null,
     violations: [],
     fallbackPlan: { kind: "text", text: "Hello from the fake model." },
   };
@@ -43,6 +56,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       body += chunk.toString();
     });
     req.on("end", () => {
+      if (req.url?.endsWith("/embeddings") === true) {
+        answerEmbeddings(body, res);
+        return;
+      }
       if (req.url?.endsWith("/chat/completions") !== true) {
         res.writeHead(404).end();
         return;
@@ -145,6 +162,37 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       }
     });
   });
+  function answerEmbeddings(body: string, res: import("node:http").ServerResponse) {
+    const request = JSON.parse(body) as {
+      model: string;
+      input: string | string[];
+      dimensions?: number;
+    };
+    const input = Array.isArray(request.input) ? request.input : [request.input];
+    fake.embeddingRequests.push({ model: request.model, input, dimensions: request.dimensions });
+    if (fake.embeddingFailure) {
+      res.writeHead(fake.embeddingFailure, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({ error: { message: "fake embedding failure", type: "server_error" } }),
+      );
+      return;
+    }
+    const length = fake.embeddingLength ?? request.dimensions ?? 1536;
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        object: "list",
+        model: request.model,
+        data: input.map((text, index) => ({
+          object: "embedding",
+          index,
+          embedding: offlineEmbedding(text, length),
+        })),
+        usage: { prompt_tokens: input.length * 8, total_tokens: input.length * 8 },
+      }),
+    );
+  }
+
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -160,6 +208,18 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     },
     set fallbackPlan(value) {
       fake.fallbackPlan = value;
+    },
+    get embeddingLength() {
+      return fake.embeddingLength;
+    },
+    set embeddingLength(value) {
+      fake.embeddingLength = value;
+    },
+    get embeddingFailure() {
+      return fake.embeddingFailure;
+    },
+    set embeddingFailure(value) {
+      fake.embeddingFailure = value;
     },
     url: `http://127.0.0.1:${port}/v1`,
     close: () =>
