@@ -1,5 +1,6 @@
 // How much SQL one plain turn costs: every statement from the POST's arrival to the turn's close.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemory } from "@/lib/memory/store";
 import { flushEventLog } from "@/lib/stream/event-log";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userWithWorkstream } from "../support/fixtures";
@@ -48,5 +49,36 @@ describe("the turn's hot path", () => {
       statements.map((s, i) => `${i + 1}. ${s.replaceAll(/\s+/g, " ").slice(0, 200)}`).join("\n"),
     );
     expect(statements.length).toBeLessThanOrEqual(8);
+  });
+
+  it("I14.4 memories cost the turn no statement of their own, and with vectors one: the nearest ones", async () => {
+    const owner: Owner = await userWithWorkstream(server.url);
+    await readSse(await send(owner, "hello there"));
+    /** The turn's statements that read memories, as "opening" or "vectors". */
+    const memoryReads = async (text: string) => {
+      await flushEventLog();
+      recording = [];
+      const { events } = await readSse(await send(owner, text));
+      expect(statuses(events).at(-1)).toBe("ready");
+      await flushEventLog();
+      const statements = recording;
+      recording = null;
+      return statements
+        .filter((statement) => statement.includes('"memories"'))
+        .map((statement) => (/^\s*with ws as/.test(statement) ? "opening" : "vectors"));
+    };
+    // Pre-seeded and full-text memories come with the opening statement.
+    expect(await memoryReads("what about the lighthouse")).toEqual(["opening"]);
+    for (const text of ["The office is in the old lighthouse", "Invoices go out on Fridays"]) {
+      await createMemory({ organizationId: owner.organizationId, ownerId: owner.userId, text });
+    }
+    // With vectors (tests embed with the offline model) the nearest ones are one statement more.
+    expect(await memoryReads("what about the lighthouse")).toEqual(["opening", "vectors"]);
+    delete process.env.OPENAI_EMBEDDING_MODEL;
+    try {
+      expect(await memoryReads("what about the lighthouse")).toEqual(["opening"]);
+    } finally {
+      process.env.OPENAI_EMBEDDING_MODEL = "offline";
+    }
   });
 });
