@@ -29,15 +29,12 @@ function toolError(error: unknown): Error {
 function rememberTool({ userId, organizationId, agentId, turnId, messageId }: ToolScope) {
   return tool({
     description:
-      "Remembers a fact, preference or decision about the member for later workstreams (you " +
-      "see the important ones and those matching the member's message at the start of every " +
-      "turn). One point per memory, in a full sentence. scope: member (default: all of the " +
-      "member's agents), agent (only you), or organization (shared with everyone in the " +
-      "organization; the member must confirm it first).",
+      "Remembers one fact about the member for later workstreams. scope: member (default), " +
+      "agent (only you), organization (needs the member's confirmation).",
     inputSchema: z.object({
-      text: z.string().trim().min(1).max(config.memory.textMaxChars).describe("The fact."),
+      text: z.string().trim().min(1).max(config.memory.textMaxChars),
       scope: z.enum(["member", "agent", "organization"]).optional(),
-      importance: z.number().int().min(1).max(10).optional().describe("1 to 10."),
+      importance: z.number().int().min(1).max(10).optional(),
     }),
     execute: async ({ text, scope = "member", importance }) => {
       if (scope === "organization") {
@@ -78,11 +75,9 @@ function rememberTool({ userId, organizationId, agentId, turnId, messageId }: To
 
 function recallTool({ userId, organizationId, agentId }: ToolScope) {
   return tool({
-    description:
-      "Searches what you remember: the member's memories and the organization's, by words and " +
-      "meaning. Returns the best matches first.",
+    description: "Searches the member's and the organization's memories.",
     inputSchema: z.object({
-      query: z.string().trim().min(1).max(200).describe("What to look for."),
+      query: z.string().trim().min(1).max(200),
       limit: z.number().int().min(1).max(RECALL_LIMIT_MAX).optional(),
     }),
     execute: async ({ query, limit }, { abortSignal }) => {
