@@ -139,8 +139,9 @@ export type NewMemory = {
 /**
  * Adds a memory, or reinforces the one whose normalized text it equals in the same scope (same
  * owner and agent): that one's importance goes up by one (to at most 10, and at least the new
- * importance) and it gains the new source. One statement, so concurrent writers of the same fact
- * end up with one row. `merged` says which happened.
+ * importance) and it gains the new source. A repeat without a new source (the same source again,
+ * or none) changes nothing, so a job that runs twice writes once. One statement, so concurrent
+ * writers of the same fact end up with one row. `merged` says which happened.
  */
 export async function createMemory(input: NewMemory): Promise<{ memory: Memory; merged: boolean }> {
   const text = memoryText(input.text);
@@ -158,12 +159,15 @@ export async function createMemory(input: NewMemory): Promise<{ memory: Memory; 
     on conflict ("organization_id", coalesce("owner_id", ''), coalesce("agent_id", ''),
       md5("normalized_text"))
     do update set
-      "importance" = least(10, greatest("memories"."importance" + 1, excluded."importance")),
-      "sources" = (
-        select coalesce(jsonb_agg(s.value order by s.ord), '[]'::jsonb) from (
+      -- A source it has already (a job run again, the same call retried) changes nothing.
+      "importance" = case when "memories"."sources" @> excluded."sources"
+        then "memories"."importance"
+        else least(10, greatest("memories"."importance" + 1, excluded."importance")) end,
+      "sources" = case when "memories"."sources" @> excluded."sources" then "memories"."sources"
+        else (select coalesce(jsonb_agg(s.value order by s.ord), '[]'::jsonb) from (
           select value, ord from jsonb_array_elements("memories"."sources" || excluded."sources")
             with ordinality as e(value, ord)
-          order by ord desc limit ${SOURCES_MAX}) s),
+          order by ord desc limit ${SOURCES_MAX}) s) end,
       "embedding" = coalesce("memories"."embedding", excluded."embedding"),
       "updated_at" = now()
     returning ${COLUMNS}, (xmax <> 0) as "merged"`);
@@ -173,7 +177,8 @@ export async function createMemory(input: NewMemory): Promise<{ memory: Memory; 
 
 /**
  * Reinforces a memory a new fact is a near duplicate of (by its vector): importance up by one
- * and the new source added. For the digest's de-duplication; null when the memory is gone.
+ * and the new source added, unless it has that source already. For the digest's
+ * de-duplication; null when the memory is gone.
  */
 export async function reinforceMemory({
   id,
@@ -184,12 +189,15 @@ export async function reinforceMemory({
   organizationId: string;
   source: MemorySource | null;
 }): Promise<Memory | null> {
+  const added = source ? JSON.stringify([source]) : "[]";
+  // As with createMemory: a source it has already changes nothing.
   const [row] = await executePrepared<MemoryRow>(sql`
-    update "memories" set "importance" = least(10, "importance" + 1),
-      "sources" = case when ${source ? JSON.stringify(source) : null}::jsonb is null
-        or "sources" @> jsonb_build_array(${source ? JSON.stringify(source) : null}::jsonb)
-        then "sources" else "sources" || jsonb_build_array(${source ? JSON.stringify(source) : null}::jsonb) end,
-      "updated_at" = now()
+    update "memories" set
+      "importance" = case when "sources" @> ${added}::jsonb then "importance"
+        else least(10, "importance" + 1) end,
+      "sources" = case when "sources" @> ${added}::jsonb then "sources"
+        else "sources" || ${added}::jsonb end,
+      "updated_at" = case when "sources" @> ${added}::jsonb then "updated_at" else now() end
     where "id" = ${id} and "organization_id" = ${organizationId}
     returning ${COLUMNS}`);
   return row ? toMemory(row) : null;

@@ -8,8 +8,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { memories } from "@/db/schema";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { offlineEmbedding } from "@/lib/memory/offline-embedding";
 import { type RetrievedMemory, retrieveMemories } from "@/lib/memory/retrieve";
-import { createMemory } from "@/lib/memory/store";
+import {
+  createMemory,
+  deleteMemory,
+  findSimilarMemory,
+  getMemory,
+  listMemories,
+  reinforceMemory,
+  updateMemory,
+} from "@/lib/memory/store";
 import { wireDomains } from "@/lib/server/wiring";
 import type { ContextView } from "@/lib/state/schema";
 import { registerHook } from "@/lib/turns/hooks";
@@ -209,6 +218,99 @@ describe("who sees which memory", () => {
       first.turnId,
       second.turnId,
     ]);
+  });
+});
+
+describe("the store", () => {
+  it("I14.1 each call reaches only its owner's memories: a member's own, or the organization's", async () => {
+    const org = admin.organizationId;
+    const { memory: ada } = await createMemory({
+      organizationId: org,
+      ownerId: memberA.userId,
+      text: "Ada reads the weekly digest on Sundays",
+    });
+    const { memory: team } = await createMemory({
+      organizationId: org,
+      ownerId: null,
+      text: "The team digest goes out on Mondays",
+    });
+    const asAda = { organizationId: org, userId: memberA.userId };
+    const asBo = { organizationId: org, userId: memberB.userId };
+    const asAdmin = { organizationId: org, userId: null };
+    expect((await getMemory({ owner: asAda, id: ada.id })).text).toBe(ada.text);
+    for (const owner of [asBo, asAdmin]) {
+      await expect(getMemory({ owner, id: ada.id })).rejects.toMatchObject({
+        code: "not_found:memory",
+      });
+      await expect(updateMemory({ owner, id: ada.id, text: "changed" })).rejects.toMatchObject({
+        code: "not_found:memory",
+      });
+      await expect(deleteMemory({ owner, id: ada.id })).rejects.toMatchObject({
+        code: "not_found:memory",
+      });
+    }
+    const adminList = (await listMemories({ owner: asAdmin })).memories.map((m) => m.id);
+    expect(adminList).toContain(team.id);
+    expect(adminList).not.toContain(ada.id);
+    const adaList = (await listMemories({ owner: asAda })).memories.map((m) => m.id);
+    expect(adaList).toContain(ada.id);
+    expect(adaList).not.toContain(team.id);
+    expect((await getMemory({ owner: asAda, id: ada.id })).text).toBe(ada.text);
+
+    // An edit that would make two memories of one fact is refused; a real edit gets a new vector.
+    const { memory: other } = await createMemory({
+      organizationId: org,
+      ownerId: memberA.userId,
+      text: "Ada prefers short meetings",
+    });
+    await expect(
+      updateMemory({ owner: asAda, id: other.id, text: "ada reads the weekly digest on sundays." }),
+    ).rejects.toMatchObject({ code: "conflict:memory_exists" });
+    const edited = await updateMemory({
+      owner: asAda,
+      id: other.id,
+      text: "Ada prefers meetings under 20 minutes",
+      importance: 9,
+    });
+    expect(edited).toMatchObject({ text: "Ada prefers meetings under 20 minutes", importance: 9 });
+    const near = await findSimilarMemory({
+      owner: asAda,
+      embedding: offlineEmbedding("Ada prefers meetings under 20 minutes!"),
+      minSimilarity: 0.92,
+    });
+    expect(near?.memory.id).toBe(other.id);
+    await deleteMemory({ owner: asAda, id: other.id });
+    await expect(getMemory({ owner: asAda, id: other.id })).rejects.toMatchObject({
+      code: "not_found:memory",
+    });
+  });
+
+  it("I14.1 reinforcing is idempotent per source: the same source twice raises importance once", async () => {
+    const org = admin.organizationId;
+    const source = { turnId: "turn_x", messageId: "msg_x" };
+    const input = {
+      organizationId: org,
+      ownerId: memberB.userId,
+      text: "Bo owns the release checklist",
+      source,
+    };
+    const first = await createMemory(input);
+    const again = await createMemory({ ...input, text: "Bo owns the release checklist." });
+    expect(again).toMatchObject({ merged: true, memory: { id: first.memory.id, importance: 5 } });
+    expect(again.memory.sources).toEqual([source]);
+    const next = { turnId: "turn_y", messageId: "msg_y" };
+    const reinforced = await reinforceMemory({
+      id: first.memory.id,
+      organizationId: org,
+      source: next,
+    });
+    expect(reinforced).toMatchObject({ importance: 6, sources: [source, next] });
+    const repeated = await reinforceMemory({
+      id: first.memory.id,
+      organizationId: org,
+      source: next,
+    });
+    expect(repeated).toMatchObject({ importance: 6, sources: [source, next] });
   });
 });
 
