@@ -1,8 +1,15 @@
 // "What the agent saw": the sections of the last turn's context in the order they were
 // assembled, each with its token count against its budget, how many items it held and how many
-// were left out to fit. Counts only: the content is in the panel's other sections and the chat.
+// were left out to fit. Counts only: the content is in the panel's other sections and the chat,
+// except the memories, which are nowhere else on the page: each memory section lists the ones it
+// held (as they read now; a memory deleted since is gone).
 import { cx } from "@/components/ui/class-names";
-import type { ContextSectionName, ContextSectionRecord, ContextView } from "@/lib/state/schema";
+import type {
+  ContextSectionName,
+  ContextSectionRecord,
+  ContextView,
+  UsedMemory,
+} from "@/lib/state/schema";
 import { CONTEXT_SECTION_LABELS, CONTEXT_SECTION_ORDER } from "./labels";
 import { EmptyLine, formatCount, PanelSection, RelativeTime, ShareBar } from "./panel-parts";
 
@@ -73,6 +80,10 @@ export function AgentSawView({
     );
   }
   const { context } = lastTurn;
+  const used: Partial<Record<ContextSectionName, UsedMemory[]>> = {
+    topMemories: (lastTurn.memories ?? []).filter((memory) => memory.section === "top"),
+    retrievedMemories: (lastTurn.memories ?? []).filter((memory) => memory.section === "retrieved"),
+  };
   const available = Math.max(0, context.window - context.reservedOutput);
   return (
     <PanelSection
@@ -141,6 +152,22 @@ export function AgentSawView({
                 >
                   {line}
                 </p>
+              ) : null}
+              {used[section.name]?.length ? (
+                <ul className="mt-1 space-y-1" data-context-memories={section.name}>
+                  {used[section.name]?.map((memory) => (
+                    <li
+                      key={memory.id}
+                      data-memory-used={memory.id}
+                      className="line-clamp-2 text-xs break-words text-fg-muted"
+                    >
+                      {memory.scope === "organization" ? (
+                        <span className="text-fg-subtle">Organization · </span>
+                      ) : null}
+                      {memory.text}
+                    </li>
+                  ))}
+                </ul>
               ) : null}
             </li>
           );
