@@ -24,4 +24,5 @@ ALTER TABLE "memories" ADD CONSTRAINT "memories_owner_id_user_id_fk" FOREIGN KEY
 CREATE UNIQUE INDEX "memories_dedup_idx" ON "memories" USING btree ("organization_id",coalesce("owner_id", ''),coalesce("agent_id", ''),md5("normalized_text"));--> statement-breakpoint
 CREATE INDEX "memories_owner_idx" ON "memories" USING btree ("organization_id","owner_id","importance","updated_at");--> statement-breakpoint
 CREATE INDEX "memories_search_idx" ON "memories" USING gin ("search");--> statement-breakpoint
+CREATE INDEX "memories_with_vector_idx" ON "memories" USING btree ("organization_id","owner_id") WHERE "memories"."embedding" is not null;--> statement-breakpoint
 CREATE INDEX "memories_embedding_idx" ON "memories" USING hnsw ("embedding" vector_cosine_ops);

@@ -79,6 +79,10 @@ export const memories = pgTable(
     // Top memories and listings: a member's own, or the organization's (owner null).
     index("memories_owner_idx").on(t.organizationId, t.ownerId, t.importance, t.updatedAt),
     index("memories_search_idx").using("gin", t.search),
+    // Whether a reader has any memory with a vector (every turn asks) without visiting the rest.
+    index("memories_with_vector_idx")
+      .on(t.organizationId, t.ownerId)
+      .where(sql`${t.embedding} is not null`),
     index("memories_embedding_idx").using("hnsw", t.embedding.op("vector_cosine_ops")),
   ],
 );
