@@ -17,6 +17,11 @@ export const turnCompleted = defineEvent(
     userId: id.nullable(),
     /** Whether the workstream still had its default title (a title job has work to do). */
     untitled: z.boolean(),
+    /**
+     * Whether the owner was still onboarding when the turn ended: its facts are remembered at
+     * once rather than by the periodic digest. Absent in events written before it existed.
+     */
+    onboarding: z.boolean().optional(),
   }),
 );
 

@@ -67,6 +67,7 @@ const CONTEXT_TOOLS = [
   "search_history",
   "remember",
   "recall",
+  "use_skill",
 ];
 
 export const config = {
@@ -189,6 +190,32 @@ export const config = {
     minSimilarity: 0.25,
     /** Words of the latest message full-text retrieval looks for (the first ones). */
     queryMaxWords: 32,
+    /** The most facts one conversation slice (a turn's messages) gives. */
+    factsPerSlice: 16,
+    /** Importance of an extracted fact unless the model says otherwise. */
+    extractedImportance: 5,
+    /**
+     * The digest: a fact whose vector is at least this similar to a memory of the same member is
+     * that memory again (it is reinforced, not added).
+     */
+    duplicateSimilarity: 0.92,
+    /** Turns one digest round reads (a run goes round until it has read every one). */
+    digestSliceBatch: 40,
+    /**
+     * How far back from its cursor a digest looks again for turns that ended earlier but
+     * committed later (on Postgres, concurrent servers); each is still read only once.
+     */
+    digestOverlapMs: 5 * 60_000,
+  },
+  skills: {
+    nameMaxChars: 120,
+    whenToUseMaxChars: 500,
+    stepsMax: 20,
+    stepMaxChars: 500,
+    /** The most skills a turn is offered by name (the section's budget cuts further). */
+    offeredLimit: 20,
+    /** Tokens the skills section may take of the extra sections' budget. */
+    sectionBudget: 300,
   },
   jobs: {
     /**

@@ -4,6 +4,8 @@ export * from "./auth";
 export * from "./context";
 export * from "./jobs";
 export * from "./memories";
+export * from "./memory-digests";
 export * from "./onboarding";
+export * from "./skills";
 export * from "./turns";
 export * from "./workstreams";

@@ -66,6 +66,10 @@ export const turns = pgTable(
     index("turns_workstream_created_idx").on(t.workstreamId, t.createdAt),
     index("turns_lease_idx").on(t.state, t.leaseExpiresAt),
     index("turns_user_created_idx").on(t.userId, t.createdAt),
+    // The memory digest reads an organization's completed turns in the order they ended.
+    index("turns_org_ended_idx")
+      .on(t.organizationId, t.endedAt)
+      .where(sql`${t.state} = 'completed'`),
   ],
 );
 

@@ -2,11 +2,17 @@
 // runner alike. A new function is added here and nowhere else.
 import type { AnyJobDefinition } from "@/inngest/define";
 import { memoryBlockSummary } from "./memory-block-summary";
+import { postChatMemory } from "./post-chat-memory";
 import { recentActivity } from "./recent-activity";
+import { regularChatMemoryDigest } from "./regular-chat-memory-digest";
+import { skillExtraction } from "./skill-extraction";
 import { titleGeneration } from "./title-generation";
 
 export const JOBS: readonly AnyJobDefinition[] = [
   titleGeneration,
   recentActivity,
   memoryBlockSummary,
+  postChatMemory,
+  regularChatMemoryDigest,
+  skillExtraction,
 ];

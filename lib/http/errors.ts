@@ -7,6 +7,8 @@
 export const ERROR_SENTENCES = {
   "bad_request:agent": "There is no such agent.",
   "bad_request:core": "These options do not fit a core workstream.",
+  "bad_request:confirmation":
+    "Sharing with the whole organization needs your explicit confirmation (confirm: true).",
   "bad_request:core_type": "There is no such core workstream.",
   "bad_request:cursor": "The history cursor does not name a message of this workstream.",
   "bad_request:direct": "A direct workstream takes only an agent: its title is the agent's name.",
@@ -46,6 +48,7 @@ export const ERROR_SENTENCES = {
   "not_found:member": "This member does not exist.",
   "not_found:memory": "This memory does not exist.",
   "not_found:route": "There is nothing at this address.",
+  "not_found:skill": "This skill does not exist.",
   "not_found:workstream": "This workstream does not exist.",
   "method_not_allowed:method": "This endpoint does not accept this method.",
   "conflict:already_member": "This person is already a member.",
@@ -58,6 +61,7 @@ export const ERROR_SENTENCES = {
   "conflict:invitation_expired": "This invitation has expired.",
   "conflict:last_owner": "An organization needs at least one owner.",
   "conflict:memory_exists": "A memory with the same text already exists.",
+  "conflict:skill_exists": "A skill with the same name already exists.",
   "conflict:message_id": "A message with this id belongs to another workstream.",
   "conflict:not_archived": "Archive this workstream before deleting it.",
   "conflict:self_removal": "You cannot remove yourself.",

@@ -7,14 +7,15 @@
 // (trimmed, storable, at most 2,000 characters); its normalized form (case, whitespace and
 // punctuation folded) makes a repeated fact reinforce the memory it equals instead of a new row.
 import "server-only";
-import { sql } from "drizzle-orm";
-import { executePrepared } from "@/db/client";
+import { type SQL, sql } from "drizzle-orm";
+import { executePrepared, type Tx, transaction } from "@/db/client";
 import type { MemoryScope, MemorySource } from "@/db/schema/memories";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
 import { errorClass } from "@/lib/server/error-class";
 import { toStorableText } from "@/lib/text/storable";
 import { embedTexts, isZeroVector, vectorLiteral } from "./embedding";
+import { fullTextQuery } from "./retrieve";
 
 export type { MemoryScope, MemorySource };
 
@@ -134,7 +135,20 @@ export type NewMemory = {
   text: string;
   importance?: number;
   source?: MemorySource | null;
+  /** Its vector when the caller has it already (null: none); computed here when left out. */
+  embedding?: readonly number[] | null;
 };
+
+/**
+ * Runs a statement on its own, or inside the caller's transaction (a digest writes its memories
+ * and advances its cursor in one). PGlite has one connection: a statement sent outside an open
+ * transaction would wait for it forever, so inside one everything goes through `tx`.
+ */
+async function run<T>(query: SQL, tx?: Tx): Promise<T[]> {
+  if (!tx) return executePrepared<T>(query);
+  const result = await tx.execute(query);
+  return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
+}
 
 /**
  * Adds a memory, or reinforces the one whose normalized text it equals in the same scope (same
@@ -143,14 +157,23 @@ export type NewMemory = {
  * or none) changes nothing, so a job that runs twice writes once. One statement, so concurrent
  * writers of the same fact end up with one row. `merged` says which happened.
  */
-export async function createMemory(input: NewMemory): Promise<{ memory: Memory; merged: boolean }> {
+export async function createMemory(
+  input: NewMemory,
+  { tx }: { tx?: Tx } = {},
+): Promise<{ memory: Memory; merged: boolean }> {
   const text = memoryText(input.text);
   const importance = importanceOf(input.importance);
   const agentId = input.ownerId ? (input.agentId ?? null) : null;
   const scope: MemoryScope = !input.ownerId ? "organization" : agentId ? "agent" : "member";
   const sources = input.source ? [input.source] : [];
-  const embedding = await embeddingOf(text);
-  const [row] = await executePrepared<MemoryRow & { merged: boolean }>(sql`
+  const embedding =
+    input.embedding === undefined
+      ? await embeddingOf(text)
+      : input.embedding && !isZeroVector(input.embedding)
+        ? vectorLiteral(input.embedding)
+        : null;
+  const [row] = await run<MemoryRow & { merged: boolean }>(
+    sql`
     insert into "memories" ("id", "organization_id", "owner_id", "agent_id", "scope", "importance",
       "text", "normalized_text", "sources", "embedding")
     values (${`mem_${crypto.randomUUID().replaceAll("-", "")}`}, ${input.organizationId},
@@ -170,7 +193,9 @@ export async function createMemory(input: NewMemory): Promise<{ memory: Memory; 
           order by ord desc limit ${SOURCES_MAX}) s) end,
       "embedding" = coalesce("memories"."embedding", excluded."embedding"),
       "updated_at" = now()
-    returning ${COLUMNS}, (xmax <> 0) as "merged"`);
+    returning ${COLUMNS}, (xmax <> 0) as "merged"`,
+    tx,
+  );
   if (!row) throw new Error("the memory insert returned no row");
   return { memory: toMemory(row), merged: Boolean(row.merged) };
 }
@@ -180,18 +205,22 @@ export async function createMemory(input: NewMemory): Promise<{ memory: Memory; 
  * and the new source added, unless it has that source already. For the digest's
  * de-duplication; null when the memory is gone.
  */
-export async function reinforceMemory({
-  id,
-  organizationId,
-  source,
-}: {
-  id: string;
-  organizationId: string;
-  source: MemorySource | null;
-}): Promise<Memory | null> {
+export async function reinforceMemory(
+  {
+    id,
+    organizationId,
+    source,
+  }: {
+    id: string;
+    organizationId: string;
+    source: MemorySource | null;
+  },
+  { tx }: { tx?: Tx } = {},
+): Promise<Memory | null> {
   const added = source ? JSON.stringify([source]) : "[]";
   // As with createMemory: a source it has already changes nothing.
-  const [row] = await executePrepared<MemoryRow>(sql`
+  const [row] = await run<MemoryRow>(
+    sql`
     update "memories" set
       "importance" = case when "sources" @> ${added}::jsonb then "importance"
         else least(10, "importance" + 1) end,
@@ -199,7 +228,9 @@ export async function reinforceMemory({
         else "sources" || ${added}::jsonb end,
       "updated_at" = case when "sources" @> ${added}::jsonb then "updated_at" else now() end
     where "id" = ${id} and "organization_id" = ${organizationId}
-    returning ${COLUMNS}`);
+    returning ${COLUMNS}`,
+    tx,
+  );
   return row ? toMemory(row) : null;
 }
 
@@ -247,25 +278,79 @@ export const MEMORY_PAGE_MAX = 100;
 
 /**
  * The memories `owner` reaches, most recently changed first, `limit` at a time after the memory
- * `before` (its id, from the previous page).
+ * `before` (its id, from the previous page). With `search`, only those whose words match any of
+ * its words (full text) or whose text contains it as typed.
  */
 export async function listMemories({
   owner,
   limit = 50,
   before = null,
+  search = null,
 }: {
   owner: MemoryOwner;
   limit?: number;
   before?: string | null;
+  search?: string | null;
 }): Promise<{ memories: Memory[]; hasMore: boolean }> {
   const take = Math.min(Math.max(1, Math.trunc(limit)), MEMORY_PAGE_MAX);
+  const typed = search?.trim() || null;
+  const words = typed ? fullTextQuery(typed) : "";
+  const pattern = typed ? `%${typed.replace(/[\\%_]/gu, (c) => `\\${c}`)}%` : null;
   const rows = await executePrepared<MemoryRow>(sql`
     select ${COLUMNS} from "memories"
     where ${ownedBy(owner)} and (${before}::text is null or ("updated_at", "id") < (
       select c."updated_at", c."id" from "memories" c where c."id" = ${before}::text))
+      and (${pattern}::text is null or "text" ilike ${pattern}::text
+        or (${words}::text <> '' and "search" @@ to_tsquery('english', ${words}::text)))
     order by "updated_at" desc, "id" desc
     limit ${take + 1}`);
   return { memories: rows.slice(0, take).map(toMemory), hasMore: rows.length > take };
+}
+
+/**
+ * Shares one of the member's memories with the organization: it becomes an organization memory
+ * (every member's turns may use it; admins manage it), without its sources, which point into the
+ * member's conversations. If the organization already knows the same fact, that memory is
+ * reinforced and the member's copy goes. Callers must have the member's explicit confirmation.
+ */
+export async function shareMemory({
+  owner,
+  id,
+}: {
+  owner: MemoryOwner & { userId: string };
+  id: string;
+}): Promise<Memory> {
+  try {
+    const [row] = await executePrepared<MemoryRow>(sql`
+      update "memories" set "owner_id" = null, "agent_id" = null, "scope" = 'organization',
+        "sources" = '[]'::jsonb, "updated_at" = now()
+      where "id" = ${id} and ${ownedBy(owner)}
+      returning ${COLUMNS}`);
+    if (!row) throw new AppError("not_found:memory");
+    return toMemory(row);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  return transaction(async (tx) => {
+    const [mine] = await run<MemoryRow & { normalized_text: string }>(
+      sql`select ${COLUMNS}, "normalized_text" from "memories" where "id" = ${id} and ${ownedBy(owner)}
+        for update`,
+      tx,
+    );
+    if (!mine) throw new AppError("not_found:memory");
+    const [shared] = await run<MemoryRow>(
+      sql`update "memories" set "importance" = least(10, greatest("importance" + 1, ${mine.importance}::int)),
+          "updated_at" = now()
+        where "organization_id" = ${owner.organizationId} and "owner_id" is null
+          and md5("normalized_text") = md5(${mine.normalized_text}::text)
+          and "normalized_text" = ${mine.normalized_text}::text
+        returning ${COLUMNS}`,
+      tx,
+    );
+    if (!shared) throw new AppError("not_found:memory");
+    await run(sql`delete from "memories" where "id" = ${id}`, tx);
+    return toMemory(shared);
+  });
 }
 
 /**

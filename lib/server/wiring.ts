@@ -7,6 +7,7 @@ import "server-only";
 import { startJobs, wakeJobsSoon } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
 import { registerMemoryTools } from "@/lib/memory/tools";
+import { registerSkills } from "@/lib/skills/tools";
 import { registerStateTools } from "@/lib/state/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
@@ -90,6 +91,8 @@ export function wireDomains(): Promise<void> {
     registerStateTools();
     registerScopedToolsHook();
     registerMemberSection();
+    // After the member section: the extra sections' budget keeps the earlier ones first.
+    registerSkills();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.
     await getFanout();
     // Post-turn work: the outbox sender, and the embedded runner unless Inngest runs the jobs;

@@ -9,6 +9,7 @@
 import { asSchema, convertToModelMessages, type ModelMessage, type Tool } from "ai";
 import type { Viewer } from "@/lib/auth/viewer";
 import { type AgentConfig, config } from "@/lib/config";
+import type { OfferedSkill } from "@/lib/skills/store";
 import {
   escapeText,
   planItemsForBudget,
@@ -57,6 +58,8 @@ export type ComposeInput = {
   /** The tools the model is offered: their definitions are part of the request too. */
   tools?: Record<string, Tool>;
   memories?: { top: ContextMemory[]; retrieved: ContextMemory[] };
+  /** The skills offered to the member's agents, for the extra sections that present them. */
+  skills?: OfferedSkill[];
 };
 
 // A tool's definition does not change while the server runs, so it is counted once.
@@ -198,6 +201,7 @@ async function extraSections(input: ComposeInput, latestUserText: string): Promi
       workstream: input.workstream,
       latestUserText,
       member: input.viewer,
+      skills: input.skills ?? [],
     });
     if (section) sections.push(section);
   }

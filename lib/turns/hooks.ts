@@ -6,6 +6,7 @@
 import type { ModelMessage, UIMessageChunk } from "ai";
 import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { processSingleton } from "@/lib/server/singleton";
+import type { OfferedSkill } from "@/lib/skills/store";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import type { Stage } from "./bus";
 import type { WorkstreamMessage } from "./messages";
@@ -79,6 +80,8 @@ export type InstructionSectionHook = {
     latestUserText: string;
     /** The member the turn is for, as their session names them. */
     member: { userName: string; role: string; organizationName: string };
+    /** The skills the member's agents are offered (read by the turn's opening statement). */
+    skills: OfferedSkill[];
   }) => string | null | Promise<string | null>;
 };
 

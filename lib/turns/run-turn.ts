@@ -59,6 +59,8 @@ type RunInput = {
   kept: KeptContext;
   /** The pre-seeded memories and the full-text matches of the new message, read with it. */
   memories: OpeningRead["memories"];
+  /** The skills the member's agents are offered, read with it. */
+  skills: OpeningRead["skills"];
   viewer: Viewer;
   controller: AbortController;
   log: TurnLog;
@@ -122,6 +124,7 @@ async function execute(
       kept,
       tools: resolved.tools,
       memories,
+      skills: input.skills,
     });
     onComposed(request.record);
     const payload = await beforeStage(

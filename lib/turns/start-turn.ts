@@ -103,6 +103,7 @@ export async function startTurn({
     historyLeftOut: read.historyLeftOut,
     kept: read.kept,
     memories: read.memories,
+    skills: read.skills,
     viewer,
     controller,
     log,

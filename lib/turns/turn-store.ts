@@ -17,6 +17,7 @@ import {
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
 import { PROCESS_ID } from "@/lib/server/process-id";
+import { type OfferedSkill, offeredSkillsSql } from "@/lib/skills/store";
 import {
   type ContextRecord,
   emptyState,
@@ -102,6 +103,8 @@ export type OpeningRead = {
    * full-text side of retrieval), both visible to the member with the workstream's agent.
    */
   memories: { top: RetrievedMemory[]; fullText: RetrievedMemory[]; anyVectors: boolean };
+  /** The skills offered to the member's agents: their own and the organization's, by name. */
+  skills: OfferedSkill[];
 };
 
 export type TurnOpening = {
@@ -252,6 +255,7 @@ export async function openTurn(
           case when ${opened} then ${topMemoriesSql(reader)} end as top_memories,
           case when ${opened} then ${fullTextMemoriesSql(reader, memoryQuery)} end as found_memories,
           case when ${opened} then ${anyVectorsSql(reader)} end as any_vectors,
+          case when ${opened} then ${offeredSkillsSql(reader)} end as offered_skills,
           ${announceSql(announcement, opened)} as announced
         from (select 1) as one left join ws on true`);
   } catch (error) {
@@ -306,6 +310,7 @@ export async function openTurn(
         fullText: memoryList(parseJson(row.found_memories)),
         anyVectors: Boolean(row.any_vectors),
       },
+      skills: parseJson(row.offered_skills) ?? [],
     },
     log,
     events,
@@ -344,6 +349,7 @@ type OpeningRow = {
   top_memories: RetrievedMemory[] | string | null;
   found_memories: RetrievedMemory[] | string | null;
   any_vectors: boolean | null;
+  offered_skills: OfferedSkill[] | string | null;
 };
 
 function memoryList(list: RetrievedMemory[] | null): RetrievedMemory[] {
@@ -526,7 +532,10 @@ export async function closeTurn({
           jsonb_build_object('turnId', ${turn.id}::text, 'workstreamId', freed."id",
             'organizationId', freed."organization_id", 'userId', freed."owner_id",
             'untitled', freed."mode" = 'group' and not freed."core"
-              and freed."title" = ${config.workstreams.defaultGroupTitle}::text)
+              and freed."title" = ${config.workstreams.defaultGroupTitle}::text,
+            'onboarding', exists (select 1 from "member_onboarding" o
+              where o."organization_id" = freed."organization_id" and o."user_id" = freed."owner_id"
+                and o."completed_at" is null))
         from freed where ${postTurnEvent?.id ?? null}::text is not null
       )
       select (select count(*) from closed)::int as closed, freed.*,

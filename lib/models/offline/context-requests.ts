@@ -162,6 +162,13 @@ const RULES: readonly Rule[] = [
     args: (text) => ({ query: withoutEndMark(text) }),
   },
   {
+    trigger: "use the skill X",
+    tool: "use_skill",
+    effect: "Looks up skill X (the member's or the organization's) and follows its steps.",
+    pattern: /^use (?:the |my |our )?skill\s+(?<text>[\s\S]+)/i,
+    args: (text) => ({ name: withoutEndMark(text).replace(/^["“']|["”']$/gu, "") }),
+  },
+  {
     trigger: "search history for X",
     tool: "search_history",
     effect: "Searches this workstream's messages for X.",

@@ -1,17 +1,25 @@
 /**
  * Short background tasks the offline model answers instead of chatting: a conversation's title,
- * a one-line account of a turn for recent activity, and the memory block's summary. The caller names the task in the call's
+ * a one-line account of a turn for recent activity, the memory block's summary, and the facts and
+ * skills extracted from conversations (./extraction.ts). The caller names the task in the call's
  * provider options (`{ offline: { task } }`), which real providers ignore, and sends a transcript
  * written with TRANSCRIPT_LABELS. Output is built from the member's own salient words, so it
  * depends on the conversation, never quotes it and never carries trigger syntax.
  */
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { STATE_ITEM_MAX } from "@/lib/state/schema";
+import { composeFacts, composeSkills } from "./extraction";
 import { detectIntent, type Intent } from "./request";
 import { parseTriggers } from "./triggers";
 import { extractKeywords } from "./words";
 
-export const OFFLINE_TASKS = ["title", "activity", "memory-summary"] as const;
+export const OFFLINE_TASKS = [
+  "title",
+  "activity",
+  "memory-summary",
+  "memory-facts",
+  "skills",
+] as const;
 export type OfflineTask = (typeof OFFLINE_TASKS)[number];
 
 export const TRANSCRIPT_LABELS = { member: "Member", agent: "Agent", tools: "Tools used" } as const;
@@ -101,8 +109,18 @@ function composeActivity(transcript: string): string {
 }
 
 export function composeTask(task: OfflineTask, transcript: string): string {
-  if (task === "memory-summary") return composeMemorySummary(transcript);
-  return task === "title" ? composeTitle(transcript) : composeActivity(transcript);
+  switch (task) {
+    case "memory-summary":
+      return composeMemorySummary(transcript);
+    case "memory-facts":
+      return composeFacts(transcript);
+    case "skills":
+      return composeSkills(transcript);
+    case "title":
+      return composeTitle(transcript);
+    case "activity":
+      return composeActivity(transcript);
+  }
 }
 
 // Words notes are full of that say nothing of their subject ("Decided to …", "check … before").

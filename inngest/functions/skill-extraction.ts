@@ -1,0 +1,28 @@
+// After every completed turn: the reusable procedures it lays out, kept as the member's skills
+// (a name, when to use it, its steps). Most turns hold none and end at the first step without a
+// model call; a skill the member already has by that name keeps the member's version.
+import { defineJob } from "@/inngest/define";
+import { turnCompleted } from "@/inngest/events";
+import { readTurnSlice } from "@/lib/memory/learn";
+import { extractSkills, mayHoldSkills, saveSkills } from "@/lib/skills/extract";
+
+export const SKILL_EXTRACTION_JOB_ID = "skill-extraction";
+
+export const skillExtraction = defineJob({
+  id: SKILL_EXTRACTION_JOB_ID,
+  name: "Skill extraction",
+  trigger: turnCompleted,
+  // One member's turns one at a time: a procedure repeated in two turns is one skill.
+  flow: { retries: 3, concurrency: { key: "event.data.userId", limit: 1 } },
+  handler: async ({ event, step }) => {
+    const slice = await step.run("read-turn", async () => {
+      const read = await readTurnSlice(event.data.turnId);
+      // Only a member's turn that reads like a procedure is worth keeping (and a model call).
+      return read?.isMember && mayHoldSkills(read) ? read : null;
+    });
+    if (!slice) return { created: 0, merged: 0 };
+    const skills = await step.run("extract-skills", () => extractSkills(slice));
+    if (skills.length === 0) return { created: 0, merged: 0 };
+    return step.run("save-skills", () => saveSkills(slice, skills));
+  },
+});

@@ -1,0 +1,35 @@
+// Structured extraction from conversation slices for background jobs (memories, skills): the
+// configured model's fast profile, or the offline model, which answers these tasks itself
+// (lib/models/offline/extraction.ts). The schema is deliberately lenient (any lengths, any
+// numbers): what a model returns is clipped and checked by the caller, so an over-long fact
+// drops that fact rather than failing the job.
+import "server-only";
+import { generateText, Output } from "ai";
+import type { z } from "zod";
+import type { OfflineTask } from "./offline/tasks";
+import { resolveModel } from "./registry";
+
+export async function extractStructured<T>({
+  task,
+  instructions,
+  transcript,
+  schema,
+  maxOutputTokens,
+}: {
+  task: Extract<OfflineTask, "memory-facts" | "skills">;
+  instructions: string;
+  transcript: string;
+  schema: z.ZodType<T>;
+  maxOutputTokens: number;
+}): Promise<T> {
+  const { model } = await resolveModel("fast");
+  const { output } = await generateText({
+    model,
+    instructions,
+    prompt: transcript,
+    output: Output.object({ schema }),
+    maxOutputTokens,
+    providerOptions: { offline: { task } },
+  });
+  return output;
+}

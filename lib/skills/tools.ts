@@ -1,0 +1,69 @@
+// How a member's agents meet their skills: a `<skills>` instruction section naming the skills
+// they are offered (the member's own and the organization's, read by the turn's opening
+// statement) with when to use each, and the `use_skill` tool that returns a skill's steps. The
+// section lists names only, so it stays small; it is cut to its own token budget, whole skills at
+// a time, before the extra sections' budget is applied.
+import "server-only";
+import { tool } from "ai";
+import { z } from "zod";
+import { registerScopedTool } from "@/lib/agents/tools";
+import { config } from "@/lib/config";
+import { escapeText } from "@/lib/state/render";
+import { budgetTokens } from "@/lib/turns/context-window";
+import { registerHook } from "@/lib/turns/hooks";
+import { findSkillByName, type OfferedSkill } from "./store";
+
+/** The section for the offered skills, within config.skills.sectionBudget; null without any. */
+export function skillsSection(skills: readonly OfferedSkill[]): string | null {
+  if (skills.length === 0) return null;
+  const head =
+    "Skills you can use: procedures the member (or their organization) keeps. When one fits " +
+    "the request, call use_skill with its name and follow its steps.";
+  const lines: string[] = [];
+  let tokens = budgetTokens(`<skills>\n${head}\n</skills>`);
+  for (const skill of skills) {
+    const line = `- ${escapeText(skill.name)}: ${escapeText(skill.whenToUse)}`;
+    const cost = budgetTokens(line);
+    if (tokens + cost > config.skills.sectionBudget) break;
+    tokens += cost;
+    lines.push(line);
+  }
+  if (lines.length === 0) return null;
+  return ["<skills>", head, ...lines, "</skills>"].join("\n");
+}
+
+export function registerSkills(): void {
+  registerHook({
+    kind: "buildExtraInstructionSections",
+    name: "workstreams:skills",
+    run: ({ skills }) => skillsSection(skills),
+  });
+  registerScopedTool("use_skill", ({ userId, organizationId }) =>
+    tool({
+      description:
+        "Returns the steps of one of the skills listed in <skills> (the member's own or the " +
+        "organization's), by its name. Follow the steps for the member's request.",
+      inputSchema: z.object({
+        name: z
+          .string()
+          .trim()
+          .min(1)
+          .max(config.skills.nameMaxChars)
+          .describe("The skill's name."),
+      }),
+      execute: async ({ name }) => {
+        const skill = await findSkillByName({ organizationId, userId, name });
+        if (!skill) {
+          return { found: false, name, message: "There is no skill by that name." };
+        }
+        return {
+          found: true,
+          name: skill.name,
+          whenToUse: skill.whenToUse,
+          steps: skill.steps,
+          shared: skill.ownerId === null,
+        };
+      },
+    }),
+  );
+}
