@@ -24,6 +24,7 @@ import {
   type Persona,
   WORKSTREAM_ENTRIES,
 } from "./workstreams-support/matrix";
+import { buildMemoryFixture, MEMORY_ENTRIES } from "./workstreams-support/memory-matrix";
 
 const EXEMPT: Record<string, string> = {
   "GET /api/auth/[...all]": "better-auth's own routes",
@@ -60,6 +61,7 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({}),
   },
   ...WORKSTREAM_ENTRIES,
+  ...MEMORY_ENTRIES,
   // Inngest's endpoint is Inngest's, not a member's: no session is read. Without Inngest
   // configured (as here) GET introspects and PUT/POST answer 404 `not_found:inngest`, "Inngest is
   // not configured"; with it, the SDK refuses any call not signed with the signing key (401).
@@ -111,13 +113,16 @@ beforeAll(async () => {
     method: "POST",
     json: { mode: "direct", agentId: "chief" },
   });
-  fixture = await buildWorkstreamFixture({
-    baseUrl: server.url,
-    owner,
-    memberUser,
-    otherOrg,
-    workstreamId: created.body.id,
-  });
+  fixture = {
+    ...(await buildWorkstreamFixture({
+      baseUrl: server.url,
+      owner,
+      memberUser,
+      otherOrg,
+      workstreamId: created.body.id,
+    })),
+    memory: await buildMemoryFixture({ organizationId: orgId, memberUser }),
+  };
   Object.assign(clients, {
     owner: owner.client,
     admin: admin.client,

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { isErrorCode } from "@/lib/http/errors";
 import type { MethodSchemas } from "@/lib/http/route-handlers";
 import { addMemoryNote } from "@/lib/memory/block";
+import { createMemory } from "@/lib/memory/store";
+import { createSkill } from "@/lib/skills/store";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, userMessage, userWithWorkstream } from "../support/fixtures";
 import { HttpClient } from "../support/http-client";
@@ -37,7 +39,15 @@ type Sample = {
   body?: unknown;
 };
 type Field = { where: "params" | "query" | "body"; path: string[] };
-type Context = { owner: Owner; groupId: string; memoryEntryId: string };
+type Context = {
+  owner: Owner;
+  groupId: string;
+  memoryEntryId: string;
+  /** the owner's own memory and skill, and an organization memory */
+  memoryId: string;
+  organizationMemoryId: string;
+  skillId: string;
+};
 
 const loneSurrogate = fc
   .integer({ min: 0xd800, max: 0xdfff })
@@ -96,6 +106,33 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
   "DELETE /api/workstreams/[workstreamId]/memory-block/[entryId]": ({ memoryEntryId }) => [
     { params: { entryId: memoryEntryId } },
   ],
+  // Real ids, so fuzzed fields travel as far as the store (a fuzzed id is another's or none).
+  "GET /api/memories": () => [{ query: { scope: "mine", q: "harbor" } }],
+  "PATCH /api/memories/[memoryId]": ({ memoryId }) => [
+    { params: { memoryId }, body: { text: "Fuzzed fact", importance: 6 } },
+  ],
+  "DELETE /api/memories/[memoryId]": ({ memoryId }) => [{ params: { memoryId } }],
+  "POST /api/memories/[memoryId]/share": ({ memoryId }) => [
+    { params: { memoryId }, body: { confirm: true } },
+  ],
+  "GET /api/admin/memories": () => [{ query: { q: "harbor", limit: "10" } }],
+  "POST /api/admin/memories": () => [{ body: { text: "Fuzzed organization fact", importance: 5 } }],
+  "PATCH /api/admin/memories/[memoryId]": ({ organizationMemoryId }) => [
+    { params: { memoryId: organizationMemoryId }, body: { text: "Fuzzed", importance: 5 } },
+  ],
+  "DELETE /api/admin/memories/[memoryId]": ({ organizationMemoryId }) => [
+    { params: { memoryId: organizationMemoryId } },
+  ],
+  "PATCH /api/skills/[skillId]": ({ skillId }) => [
+    {
+      params: { skillId },
+      body: { name: "Fuzzed skill", whenToUse: "When fuzzing.", steps: ["One", "Two"] },
+    },
+  ],
+  "DELETE /api/skills/[skillId]": ({ skillId }) => [{ params: { skillId } }],
+  "POST /api/skills/[skillId]/share": ({ skillId }) => [
+    { params: { skillId }, body: { confirm: true } },
+  ],
 };
 
 let testDb: TestDatabase;
@@ -117,7 +154,24 @@ beforeAll(async () => {
     role: "member",
     text: "Fuzz note",
   });
-  context = { owner, groupId: group.body.id, memoryEntryId: note.entry.id };
+  const scope = { organizationId: owner.organizationId };
+  const { memory } = await createMemory({ ...scope, ownerId: owner.userId, text: "Fuzz fact" });
+  const { memory: shared } = await createMemory({ ...scope, ownerId: null, text: "Fuzz org fact" });
+  const { skill } = await createSkill({
+    ...scope,
+    ownerId: owner.userId,
+    name: "Fuzz skill",
+    whenToUse: "When fuzzing.",
+    steps: ["One", "Two"],
+  });
+  context = {
+    owner,
+    groupId: group.body.id,
+    memoryEntryId: note.entry.id,
+    memoryId: memory.id,
+    organizationMemoryId: shared.id,
+    skillId: skill.id,
+  };
 });
 afterAll(async () => {
   await server?.close();

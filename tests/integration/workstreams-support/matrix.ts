@@ -7,6 +7,7 @@ import { addMemoryNote } from "@/lib/memory/block";
 import type { SignedUpUser } from "../../support/http-client";
 import { signUp } from "../../support/http-client";
 import { createGroup } from "./helpers";
+import type { MemoryFixture } from "./memory-matrix";
 
 export const PERSONAS = [
   "owner",
@@ -36,6 +37,8 @@ export type Fixture = {
   invitationId: string;
   /** an invitation addressed to the otherOrg persona */
   otherOrgInvitationId: string;
+  /** member's memories and skills, and organization memories (./memory-matrix.ts) */
+  memory: MemoryFixture;
 };
 
 export type Entry = {
@@ -183,7 +186,7 @@ export async function buildWorkstreamFixture({
   memberUser: SignedUpUser;
   otherOrg: SignedUpUser;
   workstreamId: string;
-}): Promise<Fixture> {
+}): Promise<Omit<Fixture, "memory">> {
   const orgId = owner.organizationId;
   const archived = async () => {
     const stream = await createGroup(memberUser.client, "Matrix archived");
