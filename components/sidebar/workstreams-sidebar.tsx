@@ -4,7 +4,7 @@
 // the member's live channel (state in SidebarProvider). The server layout loads the first paint
 // (lib/workstreams/sidebar).
 
-import { PlusIcon, ShieldIcon } from "lucide-react";
+import { BrainIcon, ListChecksIcon, PlusIcon, ShieldIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
@@ -16,6 +16,9 @@ import { shownActivity } from "./sidebar-state";
 import { useNow } from "./use-now";
 import { sidebarKeyHandler } from "./use-sidebar-keys";
 import { WorkstreamRow } from "./workstream-row";
+
+const PAGE_LINK =
+  "flex h-8 items-center gap-2 rounded-lg px-2 text-[13px] text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg aria-[current=page]:bg-bg-muted aria-[current=page]:font-medium aria-[current=page]:text-fg";
 
 export function WorkstreamsSidebar() {
   const { data, sidebar } = useSidebarContext();
@@ -153,19 +156,40 @@ export function WorkstreamsSidebar() {
         </Section>
       </div>
 
-      {data.canAdminister ? (
-        <div className="mt-5 border-t border-border pt-3">
+      <nav
+        aria-label="What your agents know"
+        className="mt-5 space-y-px border-t border-border pt-3"
+      >
+        <Link
+          href="/memories"
+          data-sidebar-item=""
+          aria-current={pathname === "/memories" ? "page" : undefined}
+          className={PAGE_LINK}
+        >
+          <BrainIcon className="size-4 text-fg-subtle" />
+          Memories
+        </Link>
+        <Link
+          href="/skills"
+          data-sidebar-item=""
+          aria-current={pathname === "/skills" ? "page" : undefined}
+          className={PAGE_LINK}
+        >
+          <ListChecksIcon className="size-4 text-fg-subtle" />
+          Skills
+        </Link>
+        {data.canAdminister ? (
           <Link
             href="/admin"
             data-sidebar-item=""
             aria-current={pathname.startsWith("/admin") ? "page" : undefined}
-            className="flex h-8 items-center gap-2 rounded-lg px-2 text-[13px] text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg aria-[current=page]:bg-bg-muted aria-[current=page]:font-medium aria-[current=page]:text-fg"
+            className={PAGE_LINK}
           >
             <ShieldIcon className="size-4 text-fg-subtle" />
             Admin console
           </Link>
-        </div>
-      ) : null}
+        ) : null}
+      </nav>
     </div>
   );
 }

@@ -17,7 +17,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
       <PageHeader
         eyebrow={viewer.organizationName}
         title="Admin console"
-        description="Every workstream in the organization, its usage and its members. You see metadata, never message content."
+        description="Every workstream in the organization, its usage, its members and its shared memories. You see metadata, never message content or members' own memories."
       />
       <AdminTabs />
       <div className="mt-6">{children}</div>
