@@ -156,10 +156,7 @@ export function WorkstreamsSidebar() {
         </Section>
       </div>
 
-      <nav
-        aria-label="What your agents know"
-        className="mt-5 space-y-px border-t border-border pt-3"
-      >
+      <div className="mt-5 space-y-px border-t border-border pt-3">
         <Link
           href="/memories"
           data-sidebar-item=""
@@ -189,7 +186,7 @@ export function WorkstreamsSidebar() {
             Admin console
           </Link>
         ) : null}
-      </nav>
+      </div>
     </div>
   );
 }
