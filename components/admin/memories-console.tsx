@@ -120,7 +120,7 @@ function AddMemoryForm({
             {charCount(text).toLocaleString("en")} / {textMaxChars.toLocaleString("en")}
           </p>
         </div>
-        <div className="flex items-center justify-between gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
           <span className="flex items-center gap-2">
             <label htmlFor={`${ids}-importance`} className="text-[13px] text-fg-muted">
               Importance
@@ -239,7 +239,7 @@ export function MemoriesConsole({
   };
 
   return (
-    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <section aria-labelledby="organization-memories-title" className="min-w-0 space-y-3">
         <div>
           <h2 id="organization-memories-title" className="text-sm font-semibold text-fg">

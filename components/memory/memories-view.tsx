@@ -259,11 +259,11 @@ export function MemoriesView({
       <section aria-labelledby="organization-memories-title" className="space-y-3">
         <div>
           <h2 id="organization-memories-title" className="text-base font-semibold text-fg">
-            {organizationName}
+            Organization memories
           </h2>
           <p className="mt-0.5 text-[13px] text-fg-muted">
-            Shared with everyone in the organization; every member's agents use them. Admins manage
-            them.
+            Shared with everyone in {organizationName}; every member's agents use them. Admins
+            manage them.
           </p>
         </div>
         <MemoryList

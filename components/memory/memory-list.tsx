@@ -26,7 +26,7 @@ const IMPORTANCE = Array.from({ length: 10 }, (_, index) => index + 1);
 export const messageOf = (failure: unknown) =>
   failure instanceof ApiError ? failure.message : "That didn't work. Try again.";
 
-/** 1–10 as a picker; 7 and up are pre-seeded into every turn. */
+/** 1 (trivia) to 10 (always relevant) as a picker; 7 and up are pre-seeded into every turn. */
 export function ImportanceSelect({
   id,
   value,
@@ -40,13 +40,13 @@ export function ImportanceSelect({
     <select
       id={id}
       value={value}
+      title="1 is trivia, 10 always relevant; 7 and up are in every conversation"
       onChange={(event) => onChange(Number(event.target.value))}
       className={selectClasses}
     >
       {IMPORTANCE.map((level) => (
         <option key={level} value={level}>
           {level}
-          {level === 10 ? " (always relevant)" : level === 1 ? " (trivia)" : ""}
         </option>
       ))}
     </select>

@@ -329,10 +329,10 @@ export function SkillsView({
       <section aria-labelledby="organization-skills-title" className="space-y-3">
         <div>
           <h2 id="organization-skills-title" className="text-base font-semibold text-fg">
-            {organizationName}
+            Organization skills
           </h2>
           <p className="mt-0.5 text-[13px] text-fg-muted">
-            Shared by members; every member's agents are offered them.
+            Shared by members of {organizationName}; every member's agents are offered them.
             {managesOrganization ? " As an admin you can edit and delete them." : ""}
           </p>
         </div>

@@ -51,7 +51,7 @@ function nameFrom(intro: string, steps: string[]): { name: string; whenToUse: st
 
 function procedure(intro: string, rawSteps: string[]): Procedure | null {
   const steps = rawSteps
-    .map((step) => clean(step, STEP_MAX))
+    .map((step) => capitalized(clean(step, STEP_MAX)))
     .filter((step) => step.length > 0)
     .slice(0, STEPS_MAX);
   if (steps.length < MIN_STEPS) return null;

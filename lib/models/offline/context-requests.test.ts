@@ -34,6 +34,7 @@ describe("offline model: plain requests for the context tools", () => {
       "search_history",
       "update_plan",
       "update_workstream_state",
+      "use_skill",
     ]);
   });
 
@@ -87,6 +88,7 @@ describe("offline model: plain requests for the context tools", () => {
     });
     expect(args("recall the billing contact?")).toEqual({ query: "the billing contact" });
     expect(args("what do you remember about Dana?")).toEqual({ query: "Dana" });
+    expect(args('use the skill "Close the month".')).toEqual({ name: "Close the month" });
     expect(args("search history for pricing tiers?")).toEqual({ query: "pricing tiers" });
     expect(args("search the conversation for the launch date")).toEqual({
       query: "the launch date",
