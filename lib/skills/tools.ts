@@ -2,7 +2,8 @@
 // they are offered (the member's own and the organization's, read by the turn's opening
 // statement) with when to use each, and the `use_skill` tool that returns a skill's steps. The
 // section lists names only, so it stays small; it is cut to its own token budget, whole skills at
-// a time, before the extra sections' budget is applied.
+// a time, before the extra sections' budget is applied. A member without skills is offered
+// neither.
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
@@ -33,6 +34,17 @@ export function skillsSection(skills: readonly OfferedSkill[]): string | null {
 }
 
 export function registerSkills(): void {
+  // Registered after the scoped tools: a member without skills is not offered use_skill, so
+  // their turns do not pay for its definition.
+  registerHook({
+    kind: "resolveAgent",
+    name: "workstreams:skills-tool",
+    run: ({ turn, resolved }) => {
+      if (turn.offeredSkills > 0 || !("use_skill" in resolved.tools)) return resolved;
+      const { use_skill: _unused, ...tools } = resolved.tools;
+      return { ...resolved, tools };
+    },
+  });
   registerHook({
     kind: "buildExtraInstructionSections",
     name: "workstreams:skills",

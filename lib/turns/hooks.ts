@@ -66,8 +66,11 @@ export type ResolveAgentHook = {
   name: string;
   run: (input: {
     workstream: WorkstreamRow;
-    /** The turn being resolved, and the user message it answers. */
-    turn: { id: string; userMessageId: string };
+    /**
+     * The turn being resolved, the user message it answers, and how many skills its member's
+     * agents are offered (read by the opening statement).
+     */
+    turn: { id: string; userMessageId: string; offeredSkills: number };
     resolved: ResolvedAgent;
   }) => ResolvedAgent | Promise<ResolvedAgent>;
 };

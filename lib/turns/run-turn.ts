@@ -326,7 +326,7 @@ async function knowledge(
   return { top: memories.top, retrieved: retrieved.filter((memory) => !seeded.has(memory.id)) };
 }
 
-async function resolveAgent({ turn, workstream }: RunInput): Promise<ResolvedAgent> {
+async function resolveAgent({ turn, workstream, skills }: RunInput): Promise<ResolvedAgent> {
   const base = { turnId: turn.id };
   let resolved = await defaultResolveAgent({
     agentId: workstream.agentId,
@@ -343,7 +343,11 @@ async function resolveAgent({ turn, workstream }: RunInput): Promise<ResolvedAge
       }
     },
   });
-  const about = { id: turn.id, userMessageId: turn.userMessageId };
+  const about = {
+    id: turn.id,
+    userMessageId: turn.userMessageId,
+    offeredSkills: skills.length,
+  };
   for (const hook of hooksOf("resolveAgent")) {
     resolved = await hook.run({ workstream, turn: about, resolved });
   }
