@@ -72,7 +72,7 @@ function AddMemoryForm({
       onAdded(result.memory, result.merged);
       setNote(
         result.merged
-          ? "The organization knew this already: that memory was reinforced."
+          ? "The organization already has this memory; it is listed first."
           : "Added. Every member's agents can use it from their next message.",
       );
       setText("");

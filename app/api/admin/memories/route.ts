@@ -26,7 +26,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
       text: body.text,
       importance: body.importance,
     });
-    // The same fact was known already: it was reinforced rather than added twice.
+    // The organization had the same fact already (normalized text): no second copy is added.
     return json({ memory: organizationMemoryView(memory), merged }, { status: merged ? 200 : 201 });
   },
 });
