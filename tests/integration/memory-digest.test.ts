@@ -9,7 +9,7 @@ import { InngestTestEngine } from "@inngest/test";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { jobs, memories } from "@/db/schema";
+import { jobs, memories, turns } from "@/db/schema";
 import type { AnyJobDefinition, JobEvent, JobStep } from "@/inngest/define";
 import { inngestFunctions } from "@/inngest/engine";
 import { turnCompleted } from "@/inngest/events";
@@ -350,6 +350,41 @@ describe("regular-chat-memory-digest", () => {
     );
     expect((await digestCursor(member.user.organizationId))?.version).toBe(2);
     release();
+  });
+
+  it("I14.6 a turn that ended before the cursor but became visible after it (a late commit on another server) is digested, once", async () => {
+    const clock = fakeClock();
+    const runner = runnerOf(regularChatMemoryDigest, clock, "digest-late");
+    const member = await regularMember("Late Commit Member");
+    await enqueue(runner, await turnOf(member, fact(1), clock.now()));
+    clock.advance(15 * MINUTE);
+    expect(await runner.runDue()).toBe(1);
+    const cursor = await digestCursor(member.user.organizationId);
+    if (!cursor) throw new Error("no cursor");
+
+    // This turn's end is stamped a minute before the cursor, as a closing statement that started
+    // before the digest read but committed after it would be.
+    const late = await turnOf(member, fact(2), clock.now());
+    const db = await getDb();
+    const lateId = (late.data as { turnId: string }).turnId;
+    await db
+      .update(turns)
+      .set({ endedAt: new Date(new Date(cursor.endedAt).getTime() - MINUTE) })
+      .where(eq(turns.id, lateId));
+    await enqueue(runner, late);
+    clock.advance(15 * MINUTE);
+    expect(await runner.runDue()).toBe(1);
+    let rows = await memoriesOf(member.user);
+    expect(rows.map((row) => row.text).sort()).toEqual([fact(1), fact(2)].sort());
+    expect(rows.every((row) => row.sources.length === 1 && row.importance === 5)).toBe(true);
+
+    // The next run reads neither again.
+    await enqueue(runner, await turnOf(member, fact(3), clock.now()));
+    clock.advance(15 * MINUTE);
+    expect(await runner.runDue()).toBe(1);
+    rows = await memoriesOf(member.user);
+    expect(rows).toHaveLength(3);
+    expect(rows.every((row) => row.sources.length === 1 && row.importance === 5)).toBe(true);
   });
 
   it("I14.6 onboarding turns are not digested: post-chat-memory has them", async () => {

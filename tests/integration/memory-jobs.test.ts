@@ -199,13 +199,12 @@ describe("skill extraction", () => {
       .output as { found?: boolean; steps?: string[] } | undefined;
     expect(output).toMatchObject({ found: true, steps: skill?.steps });
 
-    // The neighbour's agents know nothing of it.
+    // The neighbour's agents know nothing of it: without skills they are not even offered use_skill.
     const neighbour = await createGroup(other.client, "Neighbour");
     const looked = await turn(other, neighbour.id, "use the skill Release the harbor app");
     expect(looked.instructions).not.toContain("Release the harbor app");
-    expect(
-      looked.events.find((event) => event.data.type === "tool-output-available")?.data.output,
-    ).toMatchObject({ found: false });
+    expect(looked.events.some((event) => event.data.type === "tool-input-available")).toBe(false);
+    expect(looked.text).not.toContain("Bump the version");
     expect((await other.client.json<SkillList>("/api/skills")).body).toMatchObject({
       skills: [],
       organization: [],
