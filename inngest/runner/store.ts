@@ -102,16 +102,31 @@ export async function insertJobs(
       plain.push(jobRow(plan, event, now, now, keys));
     }
   }
+  // Events of one batch with the same debounce key: only the latest can be the one that runs, so
+  // the others are stored as absorbed at once (their rows still recognise a re-send) and the
+  // debounce's lock and reads are paid once per key, not once per event (a busy organization's
+  // turns arrive many to a hand-over).
+  const latest = new Map<string, (typeof debounced)[number]>();
+  for (const item of debounced) {
+    const group = `${item.plan.id}\u0000${item.key}`;
+    const seen = latest.get(group);
+    if (seen && item.event.ts < seen.event.ts) {
+      plain.push(absorbedRow(item.plan, item.event, now));
+      continue;
+    }
+    if (seen) plain.push(absorbedRow(seen.plan, seen.event, now));
+    latest.set(group, item);
+  }
   let count = 0;
   if (plain.length > 0) {
     const inserted = await db
       .insert(jobs)
       .values(plain)
       .onConflictDoNothing({ target: [jobs.functionId, jobs.eventId] })
-      .returning({ id: jobs.id });
-    count += inserted.length;
+      .returning({ id: jobs.id, state: jobs.state });
+    count += inserted.filter((row) => row.state !== "completed").length;
   }
-  for (const { plan, event, key } of debounced) {
+  for (const { plan, event, key } of latest.values()) {
     // A savepoint inside the caller's transaction, or a transaction of its own.
     count += await db.transaction((tx) => debounce(tx, plan, event, key, now));
   }
@@ -137,6 +152,16 @@ function jobRow(
     runAt: new Date(runAt),
     createdAt: new Date(now),
   };
+}
+
+/** The row of an event a later one of the same batch and debounce key takes the place of. */
+function absorbedRow(plan: FunctionPlan, event: JobEvent, now: number): JobInsert {
+  return jobRow(plan, event, now, now, {
+    ...keysOf(plan, event),
+    state: "completed",
+    lastError: DEBOUNCED,
+    finishedAt: new Date(now),
+  });
 }
 
 /**
@@ -175,13 +200,10 @@ async function debounce(
   const keys = keysOf(plan, event);
   // An event older than the one waiting (sent out of order) is absorbed without replacing it.
   if (prior && eventTs(prior.event) > event.ts) {
-    const row = jobRow(plan, event, now, now, {
-      ...keys,
-      state: "completed",
-      lastError: DEBOUNCED,
-      finishedAt: new Date(now),
-    });
-    await tx.insert(jobs).values(row).onConflictDoNothing();
+    await tx
+      .insert(jobs)
+      .values(absorbedRow(plan, event, now))
+      .onConflictDoNothing();
     return 0;
   }
   const deadline =

@@ -203,6 +203,28 @@ describe("embedded runner", () => {
     expect(seen).toEqual(["third", "keyless"]);
   });
 
+  it("J2 debounce: events of one key handed over together run once, with the latest; a re-send adds nothing", async () => {
+    const clock = fakeClock();
+    const seen: string[] = [];
+    const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
+      seen.push(c.event.data.note);
+    });
+    const runner = runnerFor(fn, clock);
+    const at = clock.now();
+    const batch = [
+      eventFor(fn, { key: "k", note: "second" }, at + 2),
+      eventFor(fn, { key: "k", note: "third" }, at + 3),
+      eventFor(fn, { key: "k", note: "first" }, at + 1),
+      eventFor(fn, { key: "other", note: "alone" }, at + 1),
+    ];
+    expect(await enqueue(runner, ...batch)).toBe(2);
+    expect(await enqueue(runner, ...batch)).toBe(0);
+    expect(await jobsOf(fn)).toHaveLength(4);
+    clock.advance(10_000);
+    expect(await runner.runDue()).toBe(2);
+    expect(seen.toSorted()).toEqual(["alone", "third"]);
+  });
+
   it("J2 debounce: the timeout caps how long events can push the run back", async () => {
     const clock = fakeClock();
     const seen: string[] = [];
