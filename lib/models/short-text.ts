@@ -11,7 +11,10 @@ export type TranscriptEntry =
   | { role: "member" | "agent"; text: string }
   | { role: "tools"; names: string[] };
 
-const INSTRUCTIONS: Record<OfflineTask, string> = {
+/** The tasks answered with one short line (the compaction has its own call, lib/compaction). */
+export type ShortTask = Exclude<OfflineTask, "compaction">;
+
+const INSTRUCTIONS: Record<ShortTask, string> = {
   title:
     "You name conversations. Reply with a title of at most 6 words that says what the conversation is about. No quotes, no final punctuation, nothing else.",
   activity:
@@ -21,7 +24,7 @@ const INSTRUCTIONS: Record<OfflineTask, string> = {
 };
 
 /** How many tokens each task may answer with: a title is a few words, a summary a paragraph. */
-const MAX_OUTPUT_TOKENS: Record<OfflineTask, number> = {
+const MAX_OUTPUT_TOKENS: Record<ShortTask, number> = {
   title: 40,
   activity: 40,
   "memory-summary": 200,
@@ -59,7 +62,7 @@ export async function generateShortText({
   transcript,
   signal,
 }: {
-  task: OfflineTask;
+  task: ShortTask;
   transcript: string;
   signal?: AbortSignal;
 }): Promise<string> {
