@@ -41,7 +41,7 @@ describe("Composer", () => {
     const idle = render("hello", 100, { compacting: true });
     expect(idle).toContain('aria-label="Send (compacting…)"');
     expect(idle).toContain("Compacting…");
-    expect(idle).not.toMatch(/<button[^>]*type="submit"[^>]*disabled/u);
+    expect(idle).not.toContain('disabled=""');
     const held = render("", 100, { compacting: true, running: true, waitingForCompaction: true });
     expect(held).toContain('aria-label="Send (compacting…)"');
     expect(held).toContain('aria-busy="true"');

@@ -39,6 +39,34 @@ const QUESTION =
   /^(?:please\s+)?add an open question\s*:\s*|\bopen question\b|\bnot sure (?:whether|if)\b/iu;
 const RISK = /^(?:please\s+)?add a risk\s*:\s*|\brisks?\b/iu;
 
+// Words the findings are full of that say nothing of the subject ("we decided to …").
+const FILLER = new Set(
+  "decided decide agreed agree chose settled need needs needed still want wants asked ask whether sure get".split(
+    " ",
+  ),
+);
+
+/**
+ * The range's topics: its most frequent content words, and the most frequent word of each
+ * message, so a subject raised once in a long range is named too; in the order they appear.
+ */
+function topicsOf(lines: string[], max: number): string[] {
+  const text = lines.join("\n");
+  const lower = text.toLowerCase();
+  const count = (word: string) => lower.split(word.toLowerCase()).length - 1;
+  const ranked = salientWords(text, 40)
+    .filter((word) => !FILLER.has(word.toLowerCase()))
+    .map((word) => ({ word, count: count(word), at: lower.indexOf(word.toLowerCase()) }))
+    .sort((a, b) => b.count - a.count || a.at - b.at);
+  const perLine = lines.flatMap((line) => {
+    const words = line.toLowerCase();
+    const best = ranked.find((entry) => words.includes(entry.word.toLowerCase()));
+    return best ? [best] : [];
+  });
+  const chosen = [...new Set([...ranked.slice(0, 3), ...perLine, ...ranked])].slice(0, max);
+  return chosen.sort((a, b) => a.at - b.at).map((entry) => entry.word);
+}
+
 function clean(text: string): string {
   return parseTriggers(text).cleanText.replace(/\s+/gu, " ").trim();
 }
@@ -152,9 +180,8 @@ export function composeCompaction(transcript: string): CompactionFindings {
     else if (label === TRANSCRIPT_LABELS.member) member.push(clean(body));
     else if (label === TRANSCRIPT_LABELS.agent) agent.push(clean(body));
   }
-  const memberText = member.join("\n");
-  const topics = salientWords(memberText, NEW_TOPICS);
-  if (topics.length < 3) topics.push(...salientWords(agent.join("\n"), NEW_TOPICS - topics.length));
+  const topics = topicsOf(member, NEW_TOPICS);
+  if (topics.length < 3) topics.push(...topicsOf(agent, NEW_TOPICS - topics.length));
 
   const found = {
     decisions: [] as string[],
