@@ -11,6 +11,7 @@ import { isErrorCode } from "@/lib/http/errors";
 import type { MethodSchemas } from "@/lib/http/route-handlers";
 import { addMemoryNote } from "@/lib/memory/block";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { seedCompaction } from "../support/compactions";
 import { type Owner, userMessage, userWithWorkstream } from "../support/fixtures";
 import { HttpClient } from "../support/http-client";
 import { type ApiRoute, listApiRoutes, routeMethods, routeSchemas } from "../support/routes";
@@ -37,7 +38,7 @@ type Sample = {
   body?: unknown;
 };
 type Field = { where: "params" | "query" | "body"; path: string[] };
-type Context = { owner: Owner; groupId: string; memoryEntryId: string };
+type Context = { owner: Owner; groupId: string; memoryEntryId: string; compactionId: string };
 
 const loneSurrogate = fc
   .integer({ min: 0xd800, max: 0xdfff })
@@ -93,6 +94,10 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
   ],
   "PATCH /api/admin/members/[memberId]": () => [{ body: { role: "member" } }],
   // A real note, so a fuzzed workstream id is tried against a note that exists elsewhere.
+  // A real compaction, so a fuzzed cursor or take is tried against a range that exists.
+  "GET /api/workstreams/[workstreamId]/compactions/[compactionId]/messages": ({ compactionId }) => [
+    { params: { compactionId }, query: { take: "2" } },
+  ],
   "DELETE /api/workstreams/[workstreamId]/memory-block/[entryId]": ({ memoryEntryId }) => [
     { params: { entryId: memoryEntryId } },
   ],
@@ -117,7 +122,11 @@ beforeAll(async () => {
     role: "member",
     text: "Fuzz note",
   });
-  context = { owner, groupId: group.body.id, memoryEntryId: note.entry.id };
+  const { compactionId } = await seedCompaction({
+    workstreamId: group.body.id,
+    organizationId: owner.organizationId,
+  });
+  context = { owner, groupId: group.body.id, memoryEntryId: note.entry.id, compactionId };
 });
 afterAll(async () => {
   await server?.close();
