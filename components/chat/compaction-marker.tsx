@@ -13,15 +13,16 @@ import { prependOlder } from "@/lib/chat-client/history";
 import type { ChatCompaction, ChatMessage } from "@/lib/chat-client/wire";
 import { MessageItem } from "./message-item";
 
+/** Each state list's item, with its article ("Added a decision: …"). */
 const LIST_LABELS: Record<string, string> = {
-  currentPlan: "Plan",
-  activeConstraints: "Constraint",
-  keyDecisions: "Decision",
-  tasks: "Task",
-  openQuestions: "Open question",
-  risks: "Risk",
-  artifacts: "Artifact",
-  agentContributions: "Contribution",
+  currentPlan: "a plan",
+  activeConstraints: "a constraint",
+  keyDecisions: "a decision",
+  tasks: "a task",
+  openQuestions: "an open question",
+  risks: "a risk",
+  artifacts: "an artifact",
+  agentContributions: "a contribution",
 };
 
 const plural = (count: number, word: string) =>

@@ -59,7 +59,9 @@ const num = (value: unknown) => Number(value ?? 0) || 0;
 const messageCountSql = sql<number>`(select count(*) from "messages" as m where m."workstream_id" = "workstreams"."id")`;
 const turnCountSql = sql<number>`(select count(*) from "turns" as t where t."workstream_id" = "workstreams"."id")`;
 const compactionCountSql = sql<number>`(select count(*) from "compactions" as c where c."workstream_id" = "workstreams"."id")`;
-const lastCompactedSql = sql<string | null>`(select max(c."created_at") from "compactions" as c where c."workstream_id" = "workstreams"."id")`;
+const lastCompactedSql = sql<
+  string | null
+>`(select max(c."created_at") from "compactions" as c where c."workstream_id" = "workstreams"."id")`;
 const turnTotals = (expression: SQL) =>
   sql<number>`(select coalesce(sum(${expression}), 0) from "turns" as t where t."workstream_id" = "workstreams"."id")`;
 /**

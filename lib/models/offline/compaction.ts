@@ -41,7 +41,7 @@ const RISK = /^(?:please\s+)?add a risk\s*:\s*|\brisks?\b/iu;
 
 // Words the findings are full of that say nothing of the subject ("we decided to …").
 const FILLER = new Set(
-  "decided decide agreed agree chose settled need needs needed still want wants asked ask whether sure get".split(
+  "decided decide agreed agree chose settled need needs needed still want wants asked ask whether sure get part".split(
     " ",
   ),
 );
