@@ -61,8 +61,10 @@ export async function compactWorkstream({
   const window = windowOf(candidate.model ?? "");
   const tokensBefore = historyBudget(candidate.history);
   const count = compactedCount(candidate.history, window);
+  // Messages beyond what a turn reads back are never sent to the model: they are due too.
+  const leftOut = Math.max(0, candidate.history.length - config.context.maxHistoryMessages);
   // Two turns ending together queue two jobs: the second finds the history compacted already.
-  if (!compactionDue({ historyTokens: tokensBefore, window }) || count === 0) {
+  if (!compactionDue({ historyTokens: tokensBefore, leftOut, window }) || count === 0) {
     return { compacted: false, reason: "not_due" };
   }
   const claim: Claim = { workstreamId, token: crypto.randomUUID() };
