@@ -4,7 +4,9 @@
 // become a WorkstreamStateDelta of additions, leaving out what the state already holds.
 import "server-only";
 import { generateText, Output } from "ai";
+import { countTokens } from "gpt-tokenizer";
 import { z } from "zod";
+import { config } from "@/lib/config";
 import { COMPACTION_LABELS, TRANSCRIPT_LABELS } from "@/lib/models/offline/labels";
 import { resolveModel } from "@/lib/models/registry";
 import {
@@ -13,7 +15,7 @@ import {
   type WorkstreamStateDelta,
 } from "@/lib/state/schema";
 import { toStorableText } from "@/lib/text/storable";
-import { budgetTokens, windowOf } from "@/lib/turns/context-window";
+import { windowOf } from "@/lib/turns/context-window";
 import type { RangeMessage } from "./store";
 
 /** What the model answers: every field is required, so strict structured output accepts it. */
@@ -88,25 +90,31 @@ export function compactionTranscript({
       : []),
   ];
   const contents = messages.map(contentOf);
-  const render = (max: number) => {
-    const lines = contents.flatMap(({ text, tools }, index) => {
+  const linesAt = (max: number) =>
+    contents.flatMap(({ text, tools }, index) => {
       const role = messages[index]?.role === "user" ? "member" : "agent";
       return [
         ...(tools.length ? [`${TRANSCRIPT_LABELS.tools}: ${tools.join(", ")}`] : []),
         ...(text ? [`${TRANSCRIPT_LABELS[role]}: ${cut(text, max)}`] : []),
       ];
     });
-    return [...head, ...lines].join("\n");
-  };
+  const render = (max: number, skip = 0) => [...head, ...linesAt(max).slice(skip)].join("\n");
+  // Counted directly, not through the builder's cache: a transcript is counted once and never
+  // again, and would only push the turns' sections out of it.
+  const tokensOf = (text: string) =>
+    Math.ceil(countTokens(text) * (1 + config.context.tokenizerMargin));
   let max = MESSAGE_CHARS;
   let transcript = render(max);
-  while (budgetTokens(transcript) > maxTokens && max > MIN_MESSAGE_CHARS) {
+  while (tokensOf(transcript) > maxTokens && max > MIN_MESSAGE_CHARS) {
     max = Math.max(MIN_MESSAGE_CHARS, Math.floor(max / 2));
     transcript = render(max);
   }
-  // Still too long (a very long range): its start goes, the summary line stays first.
-  while (budgetTokens(transcript) > maxTokens && transcript.length > 1_000) {
-    transcript = transcript.slice(0, Math.floor(transcript.length * 0.8));
+  // Still too long (a very long range): its oldest lines go, a tenth at a time; the limit and
+  // the previous summary always stay first.
+  const total = linesAt(max).length;
+  for (let skip = 0; tokensOf(transcript) > maxTokens && skip < total; ) {
+    skip += Math.max(1, Math.floor(total / 10));
+    transcript = render(max, skip);
   }
   return transcript;
 }
