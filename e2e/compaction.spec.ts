@@ -87,6 +87,11 @@ test("a long workstream says Compacting…, keeps answering, and its marker open
   await expect(turnStatus(page)).toContainText(
     "reply starts once the earlier conversation is summarized",
   );
+  await expect(page.getByRole("button", { name: "Send (compacting…)" })).toHaveAttribute(
+    "aria-busy",
+    "true",
+  );
+  if (dir) await page.screenshot({ path: path.join(dir, "waiting-1280-light.png") });
   await waitForCompleted(page, 60_000);
   await expect(page.getByRole("button", { name: "Send", exact: true })).toBeVisible();
   await expect(composer(page)).toHaveValue("");
@@ -128,6 +133,8 @@ test("a long workstream says Compacting…, keeps answering, and its marker open
 
   if (dir) {
     await originals.locator("[data-message-id]").last().scrollIntoViewIfNeeded();
+    // Messages paint lazily (content-visibility): give the scrolled ones a moment to paint.
+    await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(dir, "originals-1280-light.png") });
     await marker(page).getByRole("button", { name: "Hide the original messages" }).click();
     for (const colorScheme of ["light", "dark"] as const) {
@@ -135,6 +142,7 @@ test("a long workstream says Compacting…, keeps answering, and its marker open
         await page.emulateMedia({ colorScheme });
         await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
         await marker(page).scrollIntoViewIfNeeded();
+        await page.waitForTimeout(300);
         await page.screenshot({ path: path.join(dir, `marker-${width}-${colorScheme}.png`) });
       }
     }
