@@ -6,7 +6,11 @@ import { defineEvent } from "./define";
 
 const id = z.string().min(1).max(200);
 
-/** A turn ended and kept its answer: written in the turn's closing transaction (the outbox). */
+/**
+ * A turn ended and kept its answer: written in the turn's closing transaction (the outbox). Every
+ * completed turn sends it; a failed or stopped turn that kept a partial answer sends it only when
+ * its history is due for compaction (the only work that applies to it).
+ */
 export const turnCompleted = defineEvent(
   "workstreams/turn.completed",
   z.strictObject({
@@ -15,6 +19,8 @@ export const turnCompleted = defineEvent(
     organizationId: id,
     /** The workstream's owner when the turn ended; null for a workstream without one. */
     userId: id.nullable(),
+    /** Whether the turn completed (rather than failing or being stopped with a partial answer). */
+    completed: z.boolean(),
     /** Whether the workstream still had its default title (a title job has work to do). */
     untitled: z.boolean(),
     /**
@@ -22,6 +28,8 @@ export const turnCompleted = defineEvent(
      * once rather than by the periodic digest. Absent in events written before it existed.
      */
     onboarding: z.boolean().optional(),
+    /** Whether its uncompacted history passed the compaction threshold (lib/compaction). */
+    compact: z.boolean(),
   }),
 );
 

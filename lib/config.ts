@@ -125,8 +125,6 @@ export const config = {
     maxMessageChars: 32_000,
     /** Tool-loop steps per turn: the bound on how long an agent may keep calling tools. */
     maxSteps: intFromEnv("WORKSTREAMS_MAX_STEPS", 20),
-    /** How long a new message waits for a running compaction. */
-    compactionWaitMs: intFromEnv("WORKSTREAMS_COMPACTION_WAIT_MS", 30_000),
     /** Lease of a running turn; renewed every leaseRenewMs by its process. */
     leaseMs: intFromEnv("WORKSTREAMS_TURN_LEASE_MS", 20_000),
     leaseRenewMs: intFromEnv("WORKSTREAMS_TURN_LEASE_RENEW_MS", 5_000),
@@ -216,6 +214,22 @@ export const config = {
     offeredLimit: 20,
     /** Tokens the skills section may take of the extra sections' budget. */
     sectionBudget: 300,
+  },
+  compaction: {
+    /**
+     * How long a new message waits for a running compaction before its turn goes ahead on the
+     * history as it is (the builder's budget keeps that within the window).
+     */
+    waitMs: intFromEnv("WORKSTREAMS_COMPACTION_WAIT_MS", 30_000),
+    /**
+     * How long a compaction's claim on its workstream lasts without renewal (renewed every third
+     * of it while it runs); a compaction whose process died is cleared once it lapses.
+     */
+    leaseMs: intFromEnv("WORKSTREAMS_COMPACTION_LEASE_MS", 60_000),
+    /** A workstream compacts once its uncompacted history passes this share of the window. */
+    threshold: 0.7,
+    /** What a compaction leaves uncompacted: the newest whole turns within this share. */
+    keepShare: 0.3,
   },
   jobs: {
     /**

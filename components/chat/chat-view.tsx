@@ -7,12 +7,15 @@ import { useEffect, useMemo, useRef } from "react";
 import { ContextPanel, ContextToggle, useContextPanel } from "@/components/state/context-panel";
 import type { StateLimits } from "@/components/state/state-lists";
 import { useWorkstreamContext } from "@/components/state/use-workstream-context";
+import { splitCompacted } from "@/lib/chat-client/compactions";
 import type {
+  ChatCompaction,
   ChatHistoryPage,
   TurnStatusEvent,
   WorkstreamDescription,
 } from "@/lib/chat-client/wire";
 import { ChatHeader } from "./chat-header";
+import { CompactionMarker } from "./compaction-marker";
 import { Composer } from "./composer";
 import { ConnectionBanner } from "./connection-banner";
 import { EmptyChat } from "./empty-chat";
@@ -30,6 +33,7 @@ import { Toasts, useToasts } from "./toasts";
 import { TurnFailure } from "./turn-failure";
 import { TurnStatusLine } from "./turn-status-line";
 import { useChatShortcuts } from "./use-chat-shortcuts";
+import { useCompactions } from "./use-compactions";
 import { useDraft } from "./use-draft";
 import { useLiveTitle } from "./use-live-title";
 import { useOlderHistory } from "./use-older-history";
@@ -40,6 +44,8 @@ import { useWorkstreamChat } from "./use-workstream-chat";
 export type ChatViewProps = {
   workstream: WorkstreamDescription;
   history: ChatHistoryPage;
+  /** The workstream's compacted ranges, oldest first. */
+  compactions: ChatCompaction[];
   /** How the last turn ended, when none is running. */
   lastStatus: TurnStatusEvent | null;
   agentNames: Record<string, string>;
@@ -56,6 +62,8 @@ export type ChatLimits = {
   maxMessageChars: number;
   /** Messages per page of history. */
   pageSize: number;
+  /** How long a message waits for a running compaction before its reply goes ahead, in seconds. */
+  compactionWaitSeconds: number;
 };
 
 /** The text to send: trailing space and leading blank lines dropped, indentation kept. */
@@ -66,6 +74,7 @@ function messageToSend(value: string): string {
 export function ChatView({
   workstream,
   history,
+  compactions: initialCompactions,
   lastStatus,
   agentNames,
   offlineTriggers,
@@ -89,6 +98,8 @@ export function ChatView({
   const contentRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<HTMLTextAreaElement>(null);
   const { awayFromBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef);
+  const compactions = useCompactions(workstream.id, initialCompactions);
+  const compacted = splitCompacted(chat.messages, compactions);
   const older = useOlderHistory({
     workstreamId: workstream.id,
     initial: history,
@@ -111,10 +122,25 @@ export function ChatView({
   useChatShortcuts({ composerRef, running: chat.running && !chat.stopping, onStop: chat.stop });
 
   const agentName = agentNames[workstream.agentId] ?? workstream.agentId;
-  const blockedReason = chat.compacting
-    ? "This workstream's history is being compacted. You can send again in a moment."
-    : chat.running
+  // While compacting, Send still works: the message waits on the server (the status says why).
+  const blockedReason =
+    chat.running && !chat.waitingForCompaction
       ? `${agentName} is replying. Stop the reply (Esc) to send something new.`
+      : null;
+  // Older history beyond the latest compacted range is all compacted: its markers stand for it.
+  const olderHasMore = older.hasMore && !compacted.reachedCompacted;
+  const markers =
+    compactions.length > 0 && !olderHasMore
+      ? compactions.map((compaction) => (
+          <CompactionMarker
+            key={compaction.id}
+            workstreamId={workstream.id}
+            compaction={compaction}
+            pageSize={limits.pageSize}
+            agentNames={agentNames}
+            defaultAgentName={agentName}
+          />
+        ))
       : null;
   const liveMessageId = chat.liveMessageId;
   const live = chat.messages.find((message) => message.id === liveMessageId);
@@ -162,12 +188,13 @@ export function ChatView({
             onReconnect={chat.reconnect}
           />
           <MessageList
-            messages={chat.messages}
+            messages={compacted.visible}
+            compacted={markers}
             liveMessageId={liveMessageId}
             stoppedMessageId={stoppedMessageId}
             agentNames={agentNames}
             defaultAgentName={agentName}
-            hasMore={older.hasMore}
+            hasMore={olderHasMore}
             loadingOlder={older.loading}
             onLoadOlder={older.loadOlder}
             scrollRef={scrollRef}
@@ -205,6 +232,8 @@ export function ChatView({
                   writing={writing}
                   connected={online && chat.connection === "connected"}
                   agentName={agentName}
+                  compacting={chat.compacting}
+                  compactionWaitSeconds={limits.compactionWaitSeconds}
                 />
                 <Composer
                   value={draft.value}
@@ -213,6 +242,8 @@ export function ChatView({
                   onStop={chat.stop}
                   running={chat.running}
                   stopping={chat.stopping}
+                  compacting={chat.compacting}
+                  waitingForCompaction={chat.waitingForCompaction}
                   blockedReason={blockedReason}
                   textareaRef={composerRef}
                   agentName={agentName}

@@ -1,7 +1,9 @@
 "use client";
 // The message box. Enter sends, Shift+Enter starts a new line (and IME composition is left
 // alone). While a turn runs, Stop takes Send's place; the reason Send is unavailable is always
-// spelled out under the box. The keyboard hint shows only where there is a keyboard (a fine
+// spelled out under the box. While the workstream compacts, Send says "Compacting…": a message
+// sent then waits on the server for the summary (the status line says so), and until the server
+// takes it there is nothing to stop, so the button stays Send, busy. The keyboard hint shows only where there is a keyboard (a fine
 // pointer). A disabled Send is drawn in the composer's quiet colours, not as a faded accent,
 // which in dark mode still looked pressable.
 import { ArrowUpIcon, SquareIcon as StopIcon } from "lucide-react";
@@ -16,6 +18,8 @@ export function Composer({
   onStop,
   running,
   stopping,
+  compacting,
+  waitingForCompaction,
   blockedReason,
   textareaRef,
   agentName,
@@ -27,6 +31,10 @@ export function Composer({
   onStop: () => void;
   running: boolean;
   stopping: boolean;
+  /** The workstream's older history is being compacted. */
+  compacting: boolean;
+  /** A message was sent and waits on the server for the compaction to finish. */
+  waitingForCompaction: boolean;
   /** Why Send is unavailable right now (compacting, a reply running), or null. */
   blockedReason: string | null;
   textareaRef: Ref<HTMLTextAreaElement>;
@@ -104,7 +112,7 @@ export function Composer({
             {value.length.toLocaleString()} / {maxChars.toLocaleString()}
           </span>
         ) : null}
-        {running ? (
+        {running && !waitingForCompaction ? (
           <Button
             variant="secondary"
             size="sm"
@@ -116,6 +124,19 @@ export function Composer({
             className="w-8 px-0"
           >
             {stopping ? null : <StopIcon className="size-3.5" fill="currentColor" />}
+          </Button>
+        ) : compacting || waitingForCompaction ? (
+          <Button
+            type="submit"
+            size="sm"
+            disabled={!canSend}
+            pending={waitingForCompaction}
+            aria-label="Send (compacting…)"
+            title="The earlier conversation is being summarized; a message sent now waits for it"
+            className="px-2.5 disabled:bg-bg-muted disabled:text-fg-subtle disabled:opacity-100 disabled:shadow-none"
+          >
+            {waitingForCompaction ? null : <ArrowUpIcon className="size-4" />}
+            <span aria-hidden="true">Compacting…</span>
           </Button>
         ) : (
           <Button

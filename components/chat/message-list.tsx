@@ -1,6 +1,7 @@
 "use client";
 // The conversation, oldest at the top. A sentinel above the first message loads the previous
-// page when it comes near the viewport (plus a button for keyboards and slow scrolls).
+// page when it comes near the viewport (plus a button for keyboards and slow scrolls). Above all
+// of it, once paging has reached them, the markers of compacted ranges.
 import { type ReactNode, type RefObject, useEffect, useRef } from "react";
 import { Spinner } from "@/components/ui/spinner";
 import type { ChatMessage } from "@/lib/chat-client/wire";
@@ -19,6 +20,7 @@ export function MessageList({
   contentRef,
   empty,
   footer,
+  compacted,
 }: {
   messages: ChatMessage[];
   liveMessageId: string | null;
@@ -34,6 +36,8 @@ export function MessageList({
   /** Shown when there is no message at all. */
   empty: ReactNode;
   footer?: ReactNode;
+  /** The markers of compacted ranges, above the messages, once the list reaches back to them. */
+  compacted?: ReactNode;
 }) {
   const sentinel = useRef<HTMLDivElement>(null);
 
@@ -75,7 +79,8 @@ export function MessageList({
             </button>
           </div>
         ) : null}
-        {messages.length === 0 ? (
+        {compacted ? <div className="pt-4">{compacted}</div> : null}
+        {messages.length === 0 && !compacted ? (
           empty
         ) : (
           <section aria-label="Messages" className="flex flex-col pt-4 pb-2">

@@ -1,12 +1,18 @@
 "use client";
 // The running turn in one line above the composer, from its status events: sent, thinking,
-// using a tool, the agent's preamble, writing; then stopped. A failure is shown under the
+// using a tool, the agent's preamble, writing; then stopped. While the workstream compacts, it
+// says so and why a reply waits (a message sent then is held until the summary is written, for
+// at most the configured wait). A failure is shown under the
 // message it belongs to (turn-failure.tsx), so here it is only named for screen readers. The
 // element always exists with `data-testid="turn-status"` and `data-state` = the turn's state,
 // and it says "completed" only once the answer is fully on screen (chat-state's displayedTurn).
 // Warnings (the turn goes on without something, such as retrieved knowledge) are listed under
 // the line for as long as the turn runs, as `getByTestId("turn-warning")` with `data-code`.
-import { WifiOffIcon as OfflineIcon, TriangleAlertIcon as WarningIcon } from "lucide-react";
+import {
+  ArchiveIcon,
+  WifiOffIcon as OfflineIcon,
+  TriangleAlertIcon as WarningIcon,
+} from "lucide-react";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
 import { isOpen, type TurnView } from "@/lib/chat-client/turn-status";
@@ -27,6 +33,8 @@ export function TurnStatusLine({
   writing,
   connected,
   agentName,
+  compacting,
+  compactionWaitSeconds,
 }: {
   /** The turn as the page shows it: completed only once its answer is on screen. */
   turn: TurnView;
@@ -35,21 +43,44 @@ export function TurnStatusLine({
   /** The page hears from the server; while it does not, it cannot say what the agent does. */
   connected: boolean;
   agentName: string;
+  /** The workstream's older history is being compacted. */
+  compacting: boolean;
+  /** The longest a message waits for a compaction before its reply goes ahead. */
+  compactionWaitSeconds: number;
 }) {
   const state = turn.state;
   const running = isOpen(turn);
+  const sending = turn.activity?.kind === "sending";
+  // Compacting, with nothing else to say: idle, or a message the server holds for the summary.
+  const compactingLine = compacting && connected && (!running || sending);
   return (
     <div
       data-testid="turn-status"
       data-state={state}
       role="status"
       aria-live="polite"
+      data-compacting={compacting || undefined}
       className={cx(
         "flex min-h-0 flex-col items-start gap-1 text-[13px]",
-        running || state === "cancelled" ? "pb-2" : "",
+        running || state === "cancelled" || compactingLine ? "pb-2" : "",
       )}
     >
-      {running && connected ? (
+      {compactingLine ? (
+        <span className="flex min-w-0 items-center gap-2 text-fg-muted">
+          {sending ? (
+            <Spinner className="size-3.5 shrink-0 text-accent" />
+          ) : (
+            <ArchiveIcon aria-hidden="true" className="size-3.5 shrink-0 text-accent" />
+          )}
+          <span className="min-w-0">
+            <span className="font-medium text-fg">Compacting…</span>{" "}
+            {sending
+              ? `${agentName}'s reply starts once the earlier conversation is summarized (at most ${compactionWaitSeconds} s).`
+              : `The earlier conversation is being summarized; a reply to a message sent now starts when it's done.`}
+          </span>
+        </span>
+      ) : null}
+      {running && connected && !compactingLine ? (
         <span className="flex min-w-0 items-center gap-2 text-fg-muted">
           <Spinner className="size-3.5 shrink-0 text-accent" />
           <span className={cx("truncate", turn.activity?.kind === "preamble" && "italic")}>
@@ -65,7 +96,7 @@ export function TurnStatusLine({
           </span>
         </span>
       ) : null}
-      {state === "cancelled" ? (
+      {state === "cancelled" && !compactingLine ? (
         <span className="text-fg-subtle">{turn.reason ?? ERROR_SENTENCES["turn:stopped"]}</span>
       ) : null}
       {running

@@ -6,6 +6,7 @@
 // running turn on load, and re-checks the workstream when the tab comes back or the network
 // returns (a turn started in another tab is followed; what finished meanwhile is loaded).
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useLiveEvents } from "@/components/live/use-live-events";
 import { fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
 import {
   type ChatConnection,
@@ -116,9 +117,6 @@ export function useWorkstreamChat({
       notify("A reply is already running here (perhaps from another tab). Following it.", "info");
       // After the failed request has settled: a new request would replace it.
       setTimeout(() => void rendered.current.sync(), 0);
-    } else if (code === "unavailable:compacting") {
-      dispatch({ type: "compacting", compacting: true });
-      notify(error.message);
     } else if (code === "conflict:duplicate_message") {
       notify("That message was already sent.", "info");
       void rendered.current.resync();
@@ -214,6 +212,15 @@ export function useWorkstreamChat({
     };
   }, [sync]);
 
+  // The live channel says when a compaction starts and ends (and polling below is the fallback).
+  useLiveEvents((event) => {
+    if (event.type === "workstream" && event.workstream.id === workstreamId) {
+      dispatch({ type: "compacting", compacting: event.workstream.isCompacting });
+    } else if (event.type === "reconnected") {
+      void rendered.current.sync();
+    }
+  });
+
   // While compacting, look again every few seconds.
   useEffect(() => {
     if (!state.compacting) return;
@@ -278,6 +285,8 @@ export function useWorkstreamChat({
     turn,
     connection: state.connection,
     compacting: state.compacting,
+    /** A message is sent and the server holds it until the compaction is done. */
+    waitingForCompaction: state.compacting && state.turn.activity?.kind === "sending",
     running: isRunning(state.turn) || streaming,
     stopping: state.stopping,
     liveMessageId,

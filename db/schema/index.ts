@@ -1,6 +1,7 @@
 // Every table of the app, re-exported for drizzle's relational API and drizzle-kit.
 export * from "./activity";
 export * from "./auth";
+export * from "./compactions";
 export * from "./context";
 export * from "./jobs";
 export * from "./memories";

@@ -1,5 +1,6 @@
-// Workstreams and their messages. Written only by lib/workstreams (workstreams rows) and
-// lib/turns (messages, busy flags), each in its own module.
+// Workstreams and their messages. Written only by lib/workstreams (workstreams rows), lib/turns
+// (messages, busy flags) and lib/compaction (the compaction flag, its lease and the compaction
+// pointers), each in its own module.
 import { type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
@@ -35,6 +36,13 @@ export const workstreams = pgTable(
       .default("regular"),
     activeRunId: text("active_run_id"),
     isCompacting: boolean("is_compacting").notNull().default(false),
+    /**
+     * The running compaction's lease: its claim's token and when it lapses. A compaction whose
+     * process died leaves them behind; once the lease lapses the workstream counts as free and
+     * the reaper clears the flag.
+     */
+    compactionToken: text("compaction_token"),
+    compactionLeaseExpiresAt: timestamp("compaction_lease_expires_at", { withTimezone: true }),
     compactionSummary: text("compaction_summary"),
     lastCompactedMessageId: text("last_compacted_message_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -42,6 +50,10 @@ export const workstreams = pgTable(
   },
   (t) => [
     index("workstreams_owner_idx").on(t.organizationId, t.ownerId, t.mode, t.status, t.updatedAt),
+    // The reaper's look for lapsed compaction leases reads only workstreams that are compacting.
+    index("workstreams_compacting_idx")
+      .on(t.compactionLeaseExpiresAt)
+      .where(sql`${t.isCompacting}`),
   ],
 );
 

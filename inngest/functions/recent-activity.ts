@@ -8,6 +8,7 @@ export const recentActivity = defineJob({
   id: "recent-activity",
   name: "Recent activity",
   trigger: turnCompleted,
+  when: { key: "event.data.completed", equals: true },
   // Entries of one workstream are written one at a time; the newest turn's entry stays.
   flow: { retries: 3, concurrency: { key: "event.data.workstreamId", limit: 1 } },
   handler: async ({ event, step }) => {

@@ -15,6 +15,9 @@ export const skillExtraction = defineJob({
   // One member's turns one at a time: a procedure repeated in two turns is one skill.
   flow: { retries: 3, concurrency: { key: "event.data.userId", limit: 1 } },
   handler: async ({ event, step }) => {
+    // A failed or stopped turn also ends with this event (compaction needs it); its half-told
+    // procedure is not a skill.
+    if (!event.data.completed) return { created: 0, merged: 0 };
     const slice = await step.run("read-turn", async () => {
       const read = await readTurnSlice(event.data.turnId);
       // Only a member's turn that reads like a procedure is worth keeping (and a model call).

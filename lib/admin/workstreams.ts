@@ -1,6 +1,7 @@
 // The admin console's view of an organization's workstreams: every member's (and former
 // member's) workstreams with owner, mode, status, last activity, running state, message count,
-// tokens and cost. Metadata only: no message content leaves this module.
+// tokens, cost and how often (and when last) it was compacted. Metadata only: no message content
+// and no compaction summary leaves this module.
 import "server-only";
 import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -46,6 +47,9 @@ export type AdminWorkstream = {
   costUsd: number;
   /** Turns the model answered without reporting usage: not in the sums, not free. */
   turnsWithoutUsage: number;
+  /** How many times its older history was compacted, and when last (never the summaries). */
+  compactionCount: number;
+  lastCompactedAt: string | null;
 };
 
 const num = (value: unknown) => Number(value ?? 0) || 0;
@@ -54,6 +58,10 @@ const num = (value: unknown) => Number(value ?? 0) || 0;
 // each is served by an index on workstream_id.
 const messageCountSql = sql<number>`(select count(*) from "messages" as m where m."workstream_id" = "workstreams"."id")`;
 const turnCountSql = sql<number>`(select count(*) from "turns" as t where t."workstream_id" = "workstreams"."id")`;
+const compactionCountSql = sql<number>`(select count(*) from "compactions" as c where c."workstream_id" = "workstreams"."id")`;
+const lastCompactedSql = sql<
+  string | null
+>`(select max(c."created_at") from "compactions" as c where c."workstream_id" = "workstreams"."id")`;
 const turnTotals = (expression: SQL) =>
   sql<number>`(select coalesce(sum(${expression}), 0) from "turns" as t where t."workstream_id" = "workstreams"."id")`;
 /**
@@ -126,6 +134,8 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
       outputTokens: turnTotals(sql.raw(`(t."usage" ->> 'outputTokens')::numeric`)),
       costUsd: turnTotals(sql.raw(`t."cost_usd"`)),
       turnsWithoutUsage: turnsWithoutUsageSql,
+      compactionCount: compactionCountSql,
+      lastCompactedAt: lastCompactedSql,
     })
     .from(workstreams)
     .leftJoin(user, eq(user.id, workstreams.ownerId))
@@ -166,6 +176,8 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
       outputTokens: num(row.outputTokens),
       costUsd: num(row.costUsd),
       turnsWithoutUsage: num(row.turnsWithoutUsage),
+      compactionCount: num(row.compactionCount),
+      lastCompactedAt: row.lastCompactedAt ? new Date(row.lastCompactedAt).toISOString() : null,
     })),
     page,
     hasMore: rows.length > ADMIN_PAGE_SIZE,

@@ -1,8 +1,10 @@
 // The workstream API's JSON routes as the chat page calls them. Every failure becomes a
 // ChatRequestError with the server's code, or `network:failed` when the request never landed.
 import {
+  asCompactions,
   asDescription,
   asHistoryPage,
+  type ChatCompaction,
   type ChatHistoryPage,
   ChatRequestError,
   isRecord,
@@ -67,6 +69,29 @@ export function fetchHistoryPage(
   if (beforeMessageId) query.set("beforeMessageId", beforeMessageId);
   const suffix = query.size > 0 ? `?${query}` : "";
   return getJson(workstreamPath(workstreamId, `/messages${suffix}`), asHistoryPage, options);
+}
+
+/** The workstream's compactions, oldest first. */
+export function fetchCompactions(
+  workstreamId: string,
+  options: ApiOptions = {},
+): Promise<ChatCompaction[]> {
+  return getJson(workstreamPath(workstreamId, "/compactions"), asCompactions, options);
+}
+
+/** A page of a compacted range's original messages, paged like history. */
+export function fetchCompactedPage(
+  workstreamId: string,
+  compactionId: string,
+  { beforeMessageId, take }: { beforeMessageId?: string; take?: number } = {},
+  options: ApiOptions = {},
+): Promise<ChatHistoryPage> {
+  const query = new URLSearchParams();
+  if (take !== undefined) query.set("take", String(take));
+  if (beforeMessageId) query.set("beforeMessageId", beforeMessageId);
+  const suffix = query.size > 0 ? `?${query}` : "";
+  const path = `/compactions/${encodeURIComponent(compactionId)}/messages${suffix}`;
+  return getJson(workstreamPath(workstreamId, path), asHistoryPage, options);
 }
 
 export type StopResult = { turnId: string | null; state: string | null };

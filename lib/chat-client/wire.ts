@@ -2,6 +2,7 @@
 // imports from the server modules that produce them, so there is one definition) and small
 // guards for the JSON the client cannot trust blindly.
 import type { UIMessage, UIMessageChunk } from "ai";
+import type { CompactionView } from "@/lib/compaction/view";
 import type { StatusChunk } from "@/lib/stream/types";
 import type { describeWorkstream } from "@/lib/turns/describe";
 import type { HistoryPage, MessageMetadata } from "@/lib/turns/messages";
@@ -11,6 +12,7 @@ export type ChatMessage = UIMessage<MessageMetadata>;
 export type WorkstreamDescription = Awaited<ReturnType<typeof describeWorkstream>>;
 export type ActiveTurn = NonNullable<WorkstreamDescription["activeTurn"]>;
 export type ChatHistoryPage = HistoryPage;
+export type ChatCompaction = CompactionView;
 /** One status event of a turn: `{ turnId, state, … }`. */
 export type TurnStatusEvent = StatusChunk["data"];
 
@@ -109,4 +111,19 @@ export function asHistoryPage(value: unknown): ChatHistoryPage | null {
     (m) => isRecord(m) && typeof m.id === "string" && Array.isArray(m.parts),
   );
   return valid ? (value as ChatHistoryPage) : null;
+}
+
+/** GET …/compactions: `{ compactions: [...] }`, each with its ids, count and summary. */
+export function asCompactions(value: unknown): ChatCompaction[] | null {
+  if (!isRecord(value) || !Array.isArray(value.compactions)) return null;
+  const valid = value.compactions.every(
+    (c) =>
+      isRecord(c) &&
+      typeof c.id === "string" &&
+      typeof c.lastMessageId === "string" &&
+      typeof c.summary === "string" &&
+      typeof c.messageCount === "number" &&
+      isRecord(c.stateChanges),
+  );
+  return valid ? (value.compactions as ChatCompaction[]) : null;
 }

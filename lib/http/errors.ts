@@ -24,6 +24,7 @@ export const ERROR_SENTENCES = {
   "bad_request:page": "The page is outside the allowed range.",
   "bad_request:paging": "Only standard group workstreams are paged; leave out take and page.",
   "bad_request:q": "The search text is not valid.",
+  "bad_request:range_cursor": "The cursor does not name a message of this compacted range.",
   "bad_request:role": "That role is not known.",
   "bad_request:running": "running must be true or false.",
   "bad_request:scope": "That scope is not known.",
@@ -47,6 +48,7 @@ export const ERROR_SENTENCES = {
   "not_found:memory_entry": "This memory note does not exist.",
   "not_found:member": "This member does not exist.",
   "not_found:memory": "This memory does not exist.",
+  "not_found:compaction": "This compaction does not exist.",
   "not_found:route": "There is nothing at this address.",
   "not_found:skill": "This skill does not exist.",
   "not_found:workstream": "This workstream does not exist.",
@@ -73,7 +75,6 @@ export const ERROR_SENTENCES = {
   "unsupported_media_type:body": "Send the request body as application/json.",
   "limit:state": "That list of the workstream state is full.",
   "rate_limit:turn": "Too many turns in a short time. Wait a moment and try again.",
-  "unavailable:compacting": "This workstream is being compacted. Try again in a moment.",
   "internal:server": "Something went wrong on our side. Please try again.",
   "internal:server_restarted": "The server restarted while this turn was running.",
   "internal:stream": "The live stream was interrupted. Reconnect to continue.",
@@ -111,7 +112,6 @@ const STATUS: Partial<Record<ErrorType, number>> = {
   unsupported_media_type: 415,
   limit: 422,
   rate_limit: 429,
-  unavailable: 503,
   internal: 500,
 };
 

@@ -11,14 +11,6 @@ describe("error responses", () => {
     expect(body.error).toMatchObject({ code: "rate_limit:turn", retryAfter: 7 });
   });
 
-  it("H1 a workstream being compacted answers 503 with Retry-After", () => {
-    const response = errorResponse(
-      new AppError("unavailable:compacting", { details: { retryAfter: 5 } }),
-    );
-    expect(response.status).toBe(503);
-    expect(response.headers.get("retry-after")).toBe("5");
-  });
-
   it("H1 a refusal that does not pass with time never says when to retry", () => {
     const response = errorResponse(
       new AppError("conflict:turn_active", { details: { retryAfter: 5 } }),

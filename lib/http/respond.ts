@@ -20,13 +20,12 @@ export function errorResponse(error: unknown): Response {
 }
 
 /**
- * The headers an error answers with. A refusal that passes with time (a rate limit, a workstream
- * being compacted) tells the client when to try again: `Retry-After` from the error's
+ * The headers an error answers with. A refusal that passes with time (a rate limit) tells the client when to try again: `Retry-After` from the error's
  * `details.retryAfter`, in seconds, so the domain says how long and only this edge speaks HTTP.
  */
 export function errorHeaders(error: AppError): Record<string, string> | undefined {
   const retryAfter = error.details?.retryAfter;
-  const passes = error.code.startsWith("rate_limit:") || error.code.startsWith("unavailable:");
+  const passes = error.code.startsWith("rate_limit:");
   if (!passes || typeof retryAfter !== "number" || !(retryAfter > 0)) return error.headers;
   return { ...error.headers, "retry-after": String(Math.ceil(retryAfter)) };
 }

@@ -30,6 +30,8 @@ export function shutdown(): Promise<void> {
     await step("stopping the lease loop", async () => {
       const { stopLeaseLoop } = await import("@/lib/turns/lease");
       stopLeaseLoop();
+      const { stopCompactionReaper } = await import("@/lib/compaction/lease");
+      stopCompactionReaper();
     });
     await step("stopping the vacuum of the embedded database", async () => {
       const { stopLogMaintenance } = await import("@/lib/stream/log-maintenance");

@@ -37,6 +37,8 @@ export function startServer(): Promise<void> {
     }
     const { startLeaseLoop } = await import("@/lib/turns/lease");
     await startLeaseLoop();
+    const { startCompactionReaper } = await import("@/lib/compaction/lease");
+    await startCompactionReaper();
     // The embedded database has no autovacuum: the server vacuums it.
     const { startLogMaintenance } = await import("@/lib/stream/log-maintenance");
     await startLogMaintenance();

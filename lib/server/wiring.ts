@@ -1,8 +1,8 @@
 // The one place the domains are connected, once per server process at start-up. The turn engine
 // (lib/turns) reads workstream rows; lib/workstreams knows nothing of turns. What a turn means to
 // a workstream is said here: the turn's start and end change the summary's running flag (a live
-// update), a completed turn's post-turn event (queued by its closing statement) is handed to the
-// job engine a moment later, and each turn's agent gets the scoped tools that act for the owner. Tests call wireDomains() directly.
+// update), a post-turn event (queued by the turn's closing statement) is handed to the job engine
+// a moment later, and each turn's agent gets the scoped tools that act for the owner. Tests call wireDomains() directly.
 import "server-only";
 import { startJobs, wakeJobsSoon } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
@@ -47,9 +47,8 @@ function onBusEvent(event: BusEvent): void {
         ? publishWorkstreamChange(workstream, "running")
         : notifyWorkstreamChanged({ workstreamId: event.workstreamId, reason: "running" }),
     );
-  } else if (event.type === "TurnCompleted") {
     // The turn's closing statement queued its post-turn event; hand it over shortly.
-    wakeJobsSoon();
+    if (event.type === "SessionTurnEnd" && event.queuedJobs) wakeJobsSoon();
   }
 }
 

@@ -1,11 +1,12 @@
-// The only writer of workstream_states.state, .plan, .last_evictions and .version. A write reads
+// The only writer of workstream_states.state, .plan, .last_evictions and .version (a compaction
+// merges its delta through mergeDeltaInTransaction, inside its own transaction). A write reads
 // the row together with the owned workstream (one statement), merges in JS, and writes back with
 // a compare-and-set on `version` (one statement), so two writers never lose each other's change:
 // the loser re-reads and merges again, or, for a member editing what they last loaded, is told
 // the state moved on. Every write tells the owner's open tabs (publishContextChange).
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
 import { workstreamStates, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
 import { isStorableText } from "@/lib/text/storable";
@@ -208,6 +209,47 @@ export async function applyStateDelta({
       throw new AppError("conflict:state_version");
     }
   }
+}
+
+/**
+ * Merges a compaction's delta inside the compaction's own transaction (lib/compaction), so the
+ * state changes exactly when the compaction is recorded. It evicts by the lists' rules and
+ * locks the state row, so a concurrent writer's compare-and-set fails and merges again after.
+ * The caller announces the change once the transaction has committed.
+ */
+export async function mergeDeltaInTransaction(
+  tx: Tx,
+  {
+    workstreamId,
+    organizationId,
+    delta,
+  }: { workstreamId: string; organizationId: string; delta: WorkstreamStateDelta },
+): Promise<Pick<StateWriteResult, "added" | "lastEvictions" | "changed">> {
+  await tx.insert(workstreamStates).values({ workstreamId, organizationId }).onConflictDoNothing();
+  const [row] = await tx
+    .select({ state: workstreamStates.state })
+    .from(workstreamStates)
+    .where(eq(workstreamStates.workstreamId, workstreamId))
+    .for("update");
+  const state = workstreamStateSchema.parse(row?.state ?? {}) as WorkstreamState;
+  const taken = STATE_LISTS.flatMap((list) => state[list].map((item) => item.id));
+  const merged = mergeState(state, delta, {
+    mode: "evict",
+    now: new Date().toISOString(),
+    newId: idMaker(taken),
+  });
+  if (merged.changed.length > 0) {
+    await tx
+      .update(workstreamStates)
+      .set({
+        state: merged.state,
+        lastEvictions: merged.evicted,
+        version: sql`${workstreamStates.version} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(eq(workstreamStates.workstreamId, workstreamId));
+  }
+  return { added: merged.added, lastEvictions: merged.evicted, changed: merged.changed };
 }
 
 /** Revises the active plan, or starts one (see nextPlan); the agent's update_plan tool. */

@@ -15,7 +15,7 @@ export type WorkstreamChangeReason =
   | "compacting"
   | "updated";
 
-export type ContextChangeReason = "state" | "plan" | "memory_block" | "turn";
+export type ContextChangeReason = "state" | "plan" | "memory_block" | "turn" | "compaction";
 
 export type LiveEvent =
   | { type: "workstream"; reason: WorkstreamChangeReason; workstream: WorkstreamSummary }

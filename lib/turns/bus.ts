@@ -30,6 +30,8 @@ export type BusEvent =
       state: string;
       /** The workstream as the turn's closing statement left it. */
       workstream?: SummaryRow;
+      /** The closing statement queued a post-turn event for the job engine. */
+      queuedJobs?: boolean;
     }
   | { type: "StagePreFired"; turnId: string; stage: Stage }
   | { type: "StagePostFired"; turnId: string; stage: Stage; outcome: "ok" | "error" }

@@ -21,6 +21,8 @@ const workstream: WorkstreamRow = {
   status: "regular",
   activeRunId: null,
   isCompacting: false,
+  compactionToken: null,
+  compactionLeaseExpiresAt: null,
   compactionSummary: "We scoped the billing migration to invoices and refunds.",
   lastCompactedMessageId: "m_0",
   createdAt: new Date(AT),

@@ -233,6 +233,11 @@ export function memberSection(member: {
   ].join("\n");
 }
 
+/** The synthetic system message that stands for the compacted history (counted alike by lib/compaction). */
+export function compactionSummaryMessage(summary: string): string {
+  return `Summary of the earlier conversation:\n${summary}`;
+}
+
 function textOf(message: HistoryMessage["message"]): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 }
@@ -288,7 +293,7 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
 
   const summaryText =
     workstream.compactionSummary && workstream.lastCompactedMessageId
-      ? `Summary of the earlier conversation:\n${workstream.compactionSummary}`
+      ? compactionSummaryMessage(workstream.compactionSummary)
       : "";
   const summary: Fitted = {
     text: summaryText,

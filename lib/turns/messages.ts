@@ -2,7 +2,7 @@
 // written, and cursor paging by insertion sequence.
 import "server-only";
 import type { UIMessage } from "ai";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, gte, lt, lte } from "drizzle-orm";
 import { encode } from "gpt-tokenizer";
 import { getDb } from "@/db/client";
 import { messages } from "@/db/schema";
@@ -76,15 +76,24 @@ export async function listMessageHistoryPage({
   workstreamId,
   take = config.history.defaultTake,
   beforeMessageId,
+  range,
 }: {
   workstreamId: string;
   take?: number;
   beforeMessageId?: string;
+  /**
+   * Only messages whose sequence lies in this range, inclusive (a compacted range's originals);
+   * a cursor outside it is refused with `bad_request:range_cursor`.
+   */
+  range?: { fromSeq: number; toSeq: number };
 }): Promise<HistoryPage> {
   const db = await getDb();
   let beforeSeq: number | null = null;
   if (beforeMessageId) {
     const anchor = await findMessage({ workstreamId, messageId: beforeMessageId });
+    if (range && (!anchor || anchor.seq < range.fromSeq || anchor.seq > range.toSeq)) {
+      throw new AppError("bad_request:range_cursor");
+    }
     if (!anchor) throw new AppError("bad_request:cursor");
     beforeSeq = anchor.seq;
   }
@@ -95,6 +104,8 @@ export async function listMessageHistoryPage({
       and(
         eq(messages.workstreamId, workstreamId),
         beforeSeq === null ? undefined : lt(messages.seq, beforeSeq),
+        range ? gte(messages.seq, range.fromSeq) : undefined,
+        range && beforeSeq === null ? lte(messages.seq, range.toSeq) : undefined,
       ),
     )
     .orderBy(desc(messages.seq))

@@ -12,6 +12,7 @@ import {
 import { turnCompleted } from "@/inngest/events";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
 import type { Viewer } from "@/lib/auth/viewer";
+import { compactionDue, historyBudget } from "@/lib/compaction/threshold";
 import { config } from "@/lib/config";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { type RetrievedMemory, retrieveMemories } from "@/lib/memory/retrieve";
@@ -26,7 +27,12 @@ import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus, type StageScope, stage } from "./bus";
 import { composeRequest } from "./context";
-import type { HistoryMessage, KeptContext } from "./context-window";
+import {
+  type HistoryMessage,
+  type KeptContext,
+  messageBudgetTokens,
+  windowOf,
+} from "./context-window";
 import {
   afterStage,
   beforeStage,
@@ -36,7 +42,7 @@ import {
   hooksOf,
   runStageHooks,
 } from "./hooks";
-import type { MessageMetadata, WorkstreamMessage } from "./messages";
+import { countTokens, type MessageMetadata, type WorkstreamMessage } from "./messages";
 import {
   cancelled,
   describeModelError,
@@ -442,6 +448,22 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         }
         return outcome.closing;
       });
+      // Background work follows a turn that kept an answer; it is queued with the turn's end,
+      // not after. Whether the history is due for compaction is decided here, from the history
+      // the turn read and its answer, so the check costs no statement.
+      const answerTokens = message ? countTokens(message.parts) : 0;
+      const completed = outcome.end.state === "completed";
+      const compact =
+        message !== null &&
+        compactionDue({
+          historyTokens: historyBudget(input.history) + messageBudgetTokens(answerTokens),
+          leftOut: input.historyLeftOut,
+          window: context?.window ?? windowOf(""),
+        });
+      const postTurnEvent =
+        completed || compact
+          ? { id: crypto.randomUUID(), name: turnCompleted.name, completed, compact }
+          : null;
       const closed = await closeTurn({
         turn,
         end: outcome.end,
@@ -449,11 +471,8 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         message,
         startedWith: log.activatesOnClose,
         context,
-        // Background work follows a completed turn; it is queued with the turn's end, not after.
-        postTurnEvent:
-          outcome.end.state === "completed"
-            ? { id: crypto.randomUUID(), name: turnCompleted.name }
-            : null,
+        postTurnEvent,
+        answerTokens: message ? answerTokens : undefined,
       });
       await afterStage("RENDER", { message }, ctx);
       const after = closed.workstream ? { ...closed.workstream, isRunning: false } : undefined;
@@ -463,6 +482,7 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         workstreamId: workstream.id,
         state: outcome.end.state,
         workstream: after,
+        queuedJobs: closed.closed && postTurnEvent !== null,
       });
       if (outcome.end.state === "completed") {
         bus.emit({

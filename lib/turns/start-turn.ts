@@ -1,6 +1,7 @@
 // RECEIVE_INPUT: validate the message, then open the turn in one transaction (busy flag, turn
 // row, user message and first event, durable before any model call), register the run and let it
-// go on its own, not tied to the request. A workstream that is compacting is waited for.
+// go on its own, not tied to the request. A workstream that is compacting is waited for, for a
+// while: then the turn goes ahead without the new summary.
 
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
@@ -15,6 +16,9 @@ import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
 import { openTurn, type TurnRow, WorkstreamCompacting } from "./turn-store";
+
+/** How often a waiting message looks again whether the compaction is done. */
+const COMPACTION_POLL_MS = 200;
 
 export type StartedTurn = {
   turn: TurnRow;
@@ -49,22 +53,25 @@ export async function startTurn({
       }
       throw error;
     });
-    const deadline = Date.now() + config.turns.compactionWaitMs;
+    // While the workstream compacts, the turn waits for the summary, up to the configured
+    // time; then it goes ahead on the history as it is (the builder keeps it within the window).
+    const deadline = Date.now() + config.compaction.waitMs;
     for (;;) {
+      const late = Date.now() >= deadline;
       try {
-        return await open(input.message);
+        return await open(input.message, late);
       } catch (error) {
-        if (!(error instanceof WorkstreamCompacting)) throw error;
-        if (Date.now() >= deadline) {
-          throw new AppError("unavailable:compacting", { details: { retryAfter: 5 } });
-        }
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (!(error instanceof WorkstreamCompacting) || late) throw error;
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(COMPACTION_POLL_MS, Math.max(0, deadline - Date.now()))),
+        );
       }
     }
   });
 
-  function open(posted: WorkstreamMessage) {
+  function open(posted: WorkstreamMessage, proceedWhileCompacting: boolean) {
     return openTurn({
+      proceedWhileCompacting,
       turnId,
       workstreamId,
       organizationId: viewer.organizationId,

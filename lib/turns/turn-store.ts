@@ -118,7 +118,7 @@ export type TurnOpening = {
   messageId: string;
 };
 
-/** The workstream is compacting: the caller waits and tries again. */
+/** The workstream is compacting: the caller waits and tries again, or goes ahead regardless. */
 export class WorkstreamCompacting extends Error {}
 
 /**
@@ -129,10 +129,16 @@ export class WorkstreamCompacting extends Error {}
  * by a run that is no longer running counts as free); and inserts the turn, the user message and
  * the turn's first events. Each refusal writes nothing and is told apart afterwards: not found,
  * archived, compacting, a duplicate message, rate limited, busy. A concurrent opener that
- * slipped past the flag is stopped by the one-open-turn index.
+ * slipped past the flag is stopped by the one-open-turn index. A compaction whose lease lapsed
+ * (its process died) does not count; with `proceedWhileCompacting` a live one does not either:
+ * the turn then goes ahead on the history as it stands.
  */
 export async function openTurn(
-  input: TurnOpening & { message: WorkstreamMessage; first: LoggedChunk[] },
+  input: TurnOpening & {
+    message: WorkstreamMessage;
+    first: LoggedChunk[];
+    proceedWhileCompacting?: boolean;
+  },
 ): Promise<{
   turn: TurnRow;
   read: OpeningRead;
@@ -173,13 +179,17 @@ export async function openTurn(
               from "messages" m left join "turns" t on t."id" = m."turn_id"
               where m."workstream_id" = w."id" and m."id" = ${message.id}) as existing,
             (select coalesce(max(e."offset"), 0) from "turn_events" e
-              where e."workstream_id" = w."id") as last_offset
+              where e."workstream_id" = w."id") as last_offset,
+            w."is_compacting" and coalesce(w."compaction_lease_expires_at" > now(), false)
+              as compacting_now
           from "workstreams" w
           where w."id" = ${input.workstreamId} and w."organization_id" = ${input.organizationId}
             and w."owner_id" = ${input.userId}
         ), ready as (
           select "id" from ws
-          where "status" <> 'archived' and not "is_compacting" and (existing is null or (
+          where "status" <> 'archived'
+            and (not compacting_now or ${input.proceedWhileCompacting ?? false}::boolean)
+            and (existing is null or (
             existing->>'role' = 'user' and existing->>'turnState' in ('failed', 'cancelled')))
         ), bumped as (
           insert into "turn_rate_limits" ("user_id", "window_start", "turns")
@@ -266,7 +276,7 @@ export async function openTurn(
   if (!row || !found) throw new AppError("not_found:workstream");
   const workstream = workstreamFromJson(found);
   if (workstream.status === "archived") throw new AppError("conflict:archived");
-  if (workstream.isCompacting) throw new WorkstreamCompacting();
+  if (found.compacting_now && !input.proceedWhileCompacting) throw new WorkstreamCompacting();
   const existing = found.existing ?? null;
   checkRetry(existing);
   if (!row.allowed) throw rateLimited(row.window_start, limit.windowMs);
@@ -330,12 +340,16 @@ type WorkstreamJson = {
   status: WorkstreamRow["status"];
   active_run_id: string | null;
   is_compacting: boolean;
+  compaction_token: string | null;
+  compaction_lease_expires_at: string | null;
   compaction_summary: string | null;
   last_compacted_message_id: string | null;
   created_at: string;
   updated_at: string;
   existing: OpeningRead["existing"];
   last_offset: number | string;
+  /** Compacting under a lease that has not lapsed. */
+  compacting_now: boolean;
 };
 
 type OpeningRow = {
@@ -383,6 +397,10 @@ function workstreamFromJson(row: WorkstreamJson): WorkstreamRow {
     status: row.status,
     activeRunId: row.active_run_id,
     isCompacting: row.is_compacting,
+    compactionToken: row.compaction_token,
+    compactionLeaseExpiresAt: row.compaction_lease_expires_at
+      ? new Date(row.compaction_lease_expires_at)
+      : null,
     compactionSummary: row.compaction_summary,
     lastCompactedMessageId: row.last_compacted_message_id,
     createdAt: new Date(row.created_at),
@@ -440,6 +458,12 @@ function rateLimited(windowStart: Date | string | null, windowMs: number): AppEr
   return new AppError("rate_limit:turn", { details: { retryAfter } });
 }
 
+/**
+ * The turn's post-turn event (the outbox row the closing statement writes): its id, name, and
+ * the two flags background functions filter on.
+ */
+export type PostTurnEvent = { id: string; name: string; completed: boolean; compact: boolean };
+
 export type TurnEnd = {
   state: Extract<TurnState, "completed" | "cancelled" | "failed" | "suspended">;
   /** The sentence of `errorCode`: what the chat, the turn row and the admin runs list show. */
@@ -471,6 +495,7 @@ export async function closeTurn({
   startedWith,
   context = null,
   postTurnEvent = null,
+  answerTokens,
 }: {
   turn: Pick<TurnRow, "id" | "workstreamId" | "serverRunId">;
   end: TurnEnd;
@@ -484,14 +509,17 @@ export async function closeTurn({
   context?: ContextRecord | null;
   /**
    * The post-turn event, added to the outbox (`job_events`) by the same statement, so background
-   * work exists exactly when the turn's end does. Its data is ids only, read from the freed row.
+   * work exists exactly when the turn's end does. Its data is ids and flags only, read from the
+   * freed row: whether the turn completed, and whether its history is due for compaction.
    */
-  postTurnEvent?: { id: string; name: string } | null;
+  postTurnEvent?: PostTurnEvent | null;
+  /** The answer's token count when the caller has counted it already. */
+  answerTokens?: number;
 }): Promise<{ closed: boolean; workstream: ClosedWorkstream | null }> {
   const _db = await getDb();
   const fanout = await getFanout();
   const announcement = fanout.announcement(events);
-  const answer = message ? storableAnswer(message) : null;
+  const answer = message ? storableAnswer(message, answerTokens) : null;
   const isClosed = sql`exists (select 1 from closed)`;
   // Every part is always there (empty or null when unused), so the statement's text is constant.
   const [row] = await executePrepared<ClosedRow>(sql`
@@ -531,8 +559,10 @@ export async function closeTurn({
         select ${postTurnEvent?.id ?? null}::text, ${postTurnEvent?.name ?? null}::text,
           jsonb_build_object('turnId', ${turn.id}::text, 'workstreamId', freed."id",
             'organizationId', freed."organization_id", 'userId', freed."owner_id",
-            'untitled', freed."mode" = 'group' and not freed."core"
-              and freed."title" = ${config.workstreams.defaultGroupTitle}::text,
+            'completed', ${postTurnEvent?.completed ?? false}::boolean,
+            'compact', ${postTurnEvent?.compact ?? false}::boolean,
+            'untitled', ${postTurnEvent?.completed ?? false}::boolean and freed."mode" = 'group'
+              and not freed."core" and freed."title" = ${config.workstreams.defaultGroupTitle}::text,
             'onboarding', exists (select 1 from "member_onboarding" o
               where o."organization_id" = freed."organization_id" and o."user_id" = freed."owner_id"
                 and o."completed_at" is null))
@@ -583,12 +613,12 @@ function closedWorkstream(row: ClosedRow & { id: string }): ClosedWorkstream {
 }
 
 /** Model and tool output may hold text Postgres cannot store; it is kept with U+FFFD instead. */
-function storableAnswer(message: WorkstreamMessage) {
+function storableAnswer(message: WorkstreamMessage, tokens?: number) {
   const parts = toStorableJson(message.parts);
   return {
     id: message.id,
     parts: JSON.stringify(parts),
     metadata: JSON.stringify(toStorableJson(message.metadata ?? {})),
-    tokenCount: countTokens(parts),
+    tokenCount: tokens ?? countTokens(parts),
   };
 }

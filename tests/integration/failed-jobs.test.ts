@@ -30,7 +30,15 @@ function eventFor(workstreamId: string, organizationId: string) {
     id: crypto.randomUUID(),
     name: turnCompleted.name,
     ts: Date.now(),
-    data: { turnId: "t", workstreamId, organizationId, userId: null, untitled: true },
+    data: {
+      turnId: "t",
+      workstreamId,
+      organizationId,
+      userId: null,
+      completed: true,
+      untitled: true,
+      compact: false,
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import { addMemoryNote } from "@/lib/memory/block";
 import { createMemory } from "@/lib/memory/store";
 import { createSkill } from "@/lib/skills/store";
 import { type AppServer, startAppServer } from "../support/app-server";
+import { seedCompaction } from "../support/compactions";
 import { type Owner, userMessage, userWithWorkstream } from "../support/fixtures";
 import { HttpClient } from "../support/http-client";
 import { type ApiRoute, listApiRoutes, routeMethods, routeSchemas } from "../support/routes";
@@ -47,6 +48,7 @@ type Context = {
   memoryId: string;
   organizationMemoryId: string;
   skillId: string;
+  compactionId: string;
 };
 
 const loneSurrogate = fc
@@ -103,6 +105,10 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
   ],
   "PATCH /api/admin/members/[memberId]": () => [{ body: { role: "member" } }],
   // A real note, so a fuzzed workstream id is tried against a note that exists elsewhere.
+  // A real compaction, so a fuzzed cursor or take is tried against a range that exists.
+  "GET /api/workstreams/[workstreamId]/compactions/[compactionId]/messages": ({ compactionId }) => [
+    { params: { compactionId }, query: { take: "2" } },
+  ],
   "DELETE /api/workstreams/[workstreamId]/memory-block/[entryId]": ({ memoryEntryId }) => [
     { params: { entryId: memoryEntryId } },
   ],
@@ -164,6 +170,10 @@ beforeAll(async () => {
     whenToUse: "When fuzzing.",
     steps: ["One", "Two"],
   });
+  const { compactionId } = await seedCompaction({
+    workstreamId: group.body.id,
+    organizationId: owner.organizationId,
+  });
   context = {
     owner,
     groupId: group.body.id,
@@ -171,6 +181,7 @@ beforeAll(async () => {
     memoryId: memory.id,
     organizationMemoryId: shared.id,
     skillId: skill.id,
+    compactionId,
   };
 });
 afterAll(async () => {

@@ -115,7 +115,13 @@ describe("Inngest engine", () => {
     expect(sent).toMatchObject({
       id: row?.id,
       name: "workstreams/turn.completed",
-      data: { workstreamId: group.id, untitled: true, userId: user.userId },
+      data: {
+        workstreamId: group.id,
+        completed: true,
+        untitled: true,
+        compact: false,
+        userId: user.userId,
+      },
     });
     // Ids only: the event never carries the member's words.
     expect(JSON.stringify(sent)).not.toContain("lighthouse");

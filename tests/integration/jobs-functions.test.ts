@@ -49,7 +49,9 @@ async function conversation(text: string, title?: string) {
     workstreamId: group.id,
     organizationId: row?.organizationId,
     userId: member.userId,
+    completed: true,
     untitled: true,
+    compact: false,
   });
   const event = { id: crypto.randomUUID(), name: turnCompleted.name, data, ts: Date.now() };
   return { id: group.id, event };
@@ -182,7 +184,9 @@ describe("recent activity", () => {
         workstreamId: group.id,
         organizationId: row?.organizationId ?? "",
         userId: member.userId,
+        completed: true,
         untitled: false,
+        compact: false,
       },
     };
     const { result } = await engineFor(recentActivityJob.id).execute({ events: [event] });

@@ -10,6 +10,7 @@ import type {
   LanguageModelV4FinishReason,
   LanguageModelV4FunctionTool,
 } from "@ai-sdk/provider";
+import { compactionDelayMs } from "./compaction";
 import { composeAnswer, composeLongAnswer } from "./compose-answer";
 import {
   composeReasoning,
@@ -156,6 +157,7 @@ export function buildPlan(
   if (plan.failure) return plan;
   if (task) {
     plan.text = composeTask(task, view.lastUserText);
+    if (task === "compaction") plan.firstTokenDelayMs += compactionDelayMs(view.lastUserText);
     return plan;
   }
 

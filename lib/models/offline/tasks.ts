@@ -1,17 +1,22 @@
 /**
  * Short background tasks the offline model answers instead of chatting: a conversation's title,
- * a one-line account of a turn for recent activity, the memory block's summary, and the facts and
- * skills extracted from conversations (./extraction.ts). The caller names the task in the call's
+ * a one-line account of a turn for recent activity, the memory block's summary, the facts and
+ * skills extracted from conversations (./extraction.ts), and the compaction of older history
+ * (./compaction.ts). The caller names the task in the call's
  * provider options (`{ offline: { task } }`), which real providers ignore, and sends a transcript
  * written with TRANSCRIPT_LABELS. Output is built from the member's own salient words, so it
  * depends on the conversation, never quotes it and never carries trigger syntax.
  */
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { STATE_ITEM_MAX } from "@/lib/state/schema";
+import { composeCompaction } from "./compaction";
 import { composeFacts, composeSkills } from "./extraction";
+import { TRANSCRIPT_LABELS } from "./labels";
 import { detectIntent, type Intent } from "./request";
 import { parseTriggers } from "./triggers";
-import { extractKeywords } from "./words";
+import { salientWords } from "./words";
+
+export { salientWords };
 
 export const OFFLINE_TASKS = [
   "title",
@@ -19,10 +24,11 @@ export const OFFLINE_TASKS = [
   "memory-summary",
   "memory-facts",
   "skills",
+  "compaction",
 ] as const;
 export type OfflineTask = (typeof OFFLINE_TASKS)[number];
 
-export const TRANSCRIPT_LABELS = { member: "Member", agent: "Agent", tools: "Tools used" } as const;
+export { TRANSCRIPT_LABELS };
 
 /**
  * The memory summary's input: an optional `Previous summary: …` line, then one `Note (role): …`
@@ -41,21 +47,6 @@ function linesLabelled(transcript: string, label: string): string[] {
     .split("\n")
     .filter((line) => line.startsWith(prefix))
     .map((line) => parseTriggers(line.slice(prefix.length)).cleanText);
-}
-
-/**
- * The text's most salient words: content words ranked by how often they occur (ties: first
- * seen), given back in the order they first appear so they read naturally.
- */
-export function salientWords(text: string, max: number): string[] {
-  const candidates = extractKeywords(text, 40, { ranked: false });
-  const lower = text.toLowerCase();
-  const count = (word: string) => lower.split(word.toLowerCase()).length - 1;
-  const ranked = candidates
-    .map((word, index) => ({ word, index, count: count(word) }))
-    .sort((a, b) => b.count - a.count || a.index - b.index)
-    .slice(0, max);
-  return ranked.sort((a, b) => a.index - b.index).map((entry) => entry.word);
 }
 
 function titleCase(word: string): string {
@@ -116,6 +107,8 @@ export function composeTask(task: OfflineTask, transcript: string): string {
       return composeFacts(transcript);
     case "skills":
       return composeSkills(transcript);
+    case "compaction":
+      return JSON.stringify(composeCompaction(transcript));
     case "title":
       return composeTitle(transcript);
     case "activity":

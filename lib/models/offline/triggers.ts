@@ -39,6 +39,11 @@ export const OFFLINE_TRIGGERS: ReadonlyArray<OfflineTrigger> = Object.freeze([
   },
   { trigger: "[echo]", effect: "Answers with exactly your message, minus the triggers." },
   { trigger: "[words:N]", effect: "Answers with exactly N words." },
+  {
+    trigger: "[slow-compaction:MS]",
+    effect:
+      "A compaction of older history that holds this message takes MS milliseconds longer (to watch “Compacting…”).",
+  },
 ]);
 
 export interface ToolTrigger {
@@ -64,13 +69,15 @@ export interface ParsedTriggers {
   hang: boolean;
   echo: boolean;
   words: number | undefined;
+  /** `[slow-compaction:MS]`: how much longer a compaction of this message takes. */
+  compactionDelayMs: number | undefined;
 }
 
 const MAX_WORDS = 20_000;
 const MAX_SLOW_MS = 60_000;
 
 const SIMPLE_TRIGGER =
-  /\[(long|slow|slow:(\d{1,7})|fail-after-text|fail|fail:(\d{1,6})|reason|hang|echo|words:(\d{1,7}))\]/iy;
+  /\[(long|slow|slow:(\d{1,7})|fail-after-text|fail|fail:(\d{1,6})|reason|hang|echo|words:(\d{1,7})|slow-compaction:(\d{1,6}))\]/iy;
 const TOOL_NAME = /[A-Za-z0-9_.-]+/y;
 
 interface Span {
@@ -156,6 +163,7 @@ export function parseTriggers(text: string): ParsedTriggers {
     hang: false,
     echo: false,
     words: undefined,
+    compactionDelayMs: undefined,
   };
   const spans: Span[] = [];
   let i = text.indexOf("[");
@@ -187,7 +195,7 @@ export function parseTriggers(text: string): ParsedTriggers {
 
 function applySimpleTrigger(parsed: ParsedTriggers, match: RegExpExecArray): void {
   const keyword = (match[1] ?? "").toLowerCase();
-  const [, , slowMs, failCount, words] = match;
+  const [, , slowMs, failCount, words, compactionMs] = match;
   if (keyword === "long") parsed.long = true;
   else if (keyword === "slow") parsed.slow = { kind: "factor", factor: 10 };
   else if (slowMs !== undefined) {
@@ -199,4 +207,7 @@ function applySimpleTrigger(parsed: ParsedTriggers, match: RegExpExecArray): voi
   else if (keyword === "hang") parsed.hang = true;
   else if (keyword === "echo") parsed.echo = true;
   else if (words !== undefined) parsed.words = Math.min(Number(words), MAX_WORDS);
+  else if (compactionMs !== undefined) {
+    parsed.compactionDelayMs = Math.min(Number(compactionMs), MAX_SLOW_MS);
+  }
 }

@@ -136,3 +136,18 @@ export function identifierFrom(words: readonly string[], fallback: string): stri
     );
   return parts.length > 0 ? parts.join("") : fallback;
 }
+
+/**
+ * The text's most salient words: content words ranked by how often they occur (ties: first
+ * seen), given back in the order they first appear so they read naturally.
+ */
+export function salientWords(text: string, max: number): string[] {
+  const candidates = extractKeywords(text, 40, { ranked: false });
+  const lower = text.toLowerCase();
+  const count = (word: string) => lower.split(word.toLowerCase()).length - 1;
+  const ranked = candidates
+    .map((word, index) => ({ word, index, count: count(word) }))
+    .sort((a, b) => b.count - a.count || a.index - b.index)
+    .slice(0, max);
+  return ranked.sort((a, b) => a.index - b.index).map((entry) => entry.word);
+}

@@ -4,6 +4,7 @@
 import { getDb } from "@/db/client";
 import { member } from "@/db/schema";
 import { addMemoryNote } from "@/lib/memory/block";
+import { seedCompaction } from "../../support/compactions";
 import type { SignedUpUser } from "../../support/http-client";
 import { signUp } from "../../support/http-client";
 import { createGroup } from "./helpers";
@@ -25,6 +26,8 @@ export type Fixture = {
   workstreamId: string;
   /** a note in that workstream's memory block, for member to delete */
   memoryEntryId: string;
+  /** a compacted range of that workstream */
+  compactionId: string;
   /** member's group workstreams: renamed/archived by member, archived/unarchived by admins */
   groupId: string;
   adminGroupId: string;
@@ -105,6 +108,14 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
   "GET /api/workstreams/[workstreamId]/context": {
     expected: ownerOnly(200),
     path: (f) => `/api/workstreams/${f.workstreamId}/context`,
+  },
+  "GET /api/workstreams/[workstreamId]/compactions": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/compactions`,
+  },
+  "GET /api/workstreams/[workstreamId]/compactions/[compactionId]/messages": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/compactions/${f.compactionId}/messages`,
   },
   "DELETE /api/workstreams/[workstreamId]/memory-block/[entryId]": {
     expected: ownerOnly(200),
@@ -224,9 +235,11 @@ export async function buildWorkstreamFixture({
     role: "member",
     text: "Matrix note",
   });
+  const { compactionId } = await seedCompaction({ workstreamId, organizationId: orgId });
   return {
     workstreamId,
     memoryEntryId: note.entry.id,
+    compactionId,
     groupId: (await createGroup(memberUser.client, "Matrix group")).id,
     adminGroupId: (await createGroup(memberUser.client, "Matrix admin group")).id,
     archivedGroupId: await archived(),

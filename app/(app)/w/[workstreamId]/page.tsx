@@ -1,11 +1,12 @@
 // /w/[workstreamId]: one workstream's chat. The server loads the workstream (the layout has
-// already answered 404 for another person's or a missing one), its latest page of history and
-// how its last turn ended, and hands that plain data to the chat's client component, which
+// already answered 404 for another person's or a missing one), its latest page of history, its
+// compacted ranges and how its last turn ended, and hands that plain data to the chat's client component, which
 // resumes a running turn by itself.
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { ChatView } from "@/components/chat/chat-view";
 import { CONTEXT_PANEL_COOKIE, panelOpenFromCookie } from "@/components/state/panel-preference";
+import { compactionViewsOf } from "@/lib/compaction/view";
 import { config } from "@/lib/config";
 import { OFFLINE_CONTEXT_REQUESTS } from "@/lib/models/offline/context-requests";
 import { OFFLINE_TRIGGERS } from "@/lib/models/offline/triggers";
@@ -32,6 +33,7 @@ export default async function WorkstreamPage({ params }: Props) {
     take: config.history.defaultTake,
   });
   const panelCookie = (await cookies()).get(CONTEXT_PANEL_COOKIE)?.value;
+  const compactions = await compactionViewsOf({ workstreamId: row.id });
   const agentNames = Object.fromEntries(
     Object.values(config.agents).map((agent) => [agent.id, agent.name]),
   );
@@ -40,12 +42,14 @@ export default async function WorkstreamPage({ params }: Props) {
       key={row.id}
       workstream={workstream}
       history={history}
+      compactions={compactions}
       lastStatus={workstream.lastTurn}
       agentNames={agentNames}
       offlineTriggers={usingOfflineModel() ? offlineTriggers() : null}
       limits={{
         maxMessageChars: config.turns.maxMessageChars,
         pageSize: config.history.defaultTake,
+        compactionWaitSeconds: Math.ceil(config.compaction.waitMs / 1000),
       }}
       contextPanel={{
         initiallyOpen: panelOpenFromCookie(panelCookie),
