@@ -19,8 +19,11 @@ export const turnCompleted = defineEvent(
     organizationId: id,
     /** The workstream's owner when the turn ended; null for a workstream without one. */
     userId: id.nullable(),
-    /** Whether the turn completed (rather than failing or being stopped with a partial answer). */
-    completed: z.boolean(),
+    /**
+     * Whether the turn completed (rather than failing or being stopped with a partial answer).
+     * Events written before failed turns sent one were all of completed turns.
+     */
+    completed: z.boolean().default(true),
     /** Whether the workstream still had its default title (a title job has work to do). */
     untitled: z.boolean(),
     /**
@@ -29,7 +32,7 @@ export const turnCompleted = defineEvent(
      */
     onboarding: z.boolean().optional(),
     /** Whether its uncompacted history passed the compaction threshold (lib/compaction). */
-    compact: z.boolean(),
+    compact: z.boolean().default(false),
   }),
 );
 

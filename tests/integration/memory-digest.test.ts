@@ -102,6 +102,8 @@ async function turnOf(member: Member, text: string, at: number): Promise<JobEven
     workstreamId: member.workstreamId,
     organizationId: member.user.organizationId,
     userId: member.user.userId,
+    completed: true,
+    compact: false,
     untitled: false,
     onboarding: false,
   });

@@ -48,6 +48,8 @@ async function completedTurn(text: string, onboarding: boolean) {
     workstreamId: group.id,
     organizationId: member.organizationId,
     userId: member.userId,
+    completed: true,
+    compact: false,
     untitled: false,
     onboarding,
   });
