@@ -37,6 +37,8 @@ export const workstreams = pgTable(
     isCompacting: boolean("is_compacting").notNull().default(false),
     compactionSummary: text("compaction_summary"),
     lastCompactedMessageId: text("last_compacted_message_id"),
+    /** A message arrived from another workstream and the owner has not opened this one since. */
+    unreadSince: timestamp("unread_since", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

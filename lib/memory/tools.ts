@@ -6,12 +6,16 @@ import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
 import { wakeJobsSoon } from "@/inngest/engine";
+import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool } from "@/lib/agents/tools";
 import { STATE_ITEM_MAX } from "@/lib/state/schema";
 import { addMemoryNote } from "./block";
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchHistory } from "./search";
 
 export function registerMemoryTools(): void {
+  // This workstream's own notes and history: nothing leaves the workstream.
+  declareApproval("add_memory_note", false);
+  declareApproval("search_history", false);
   registerScopedTool("add_memory_note", ({ userId, organizationId, workstreamId, agentId }) =>
     tool({
       description:

@@ -13,6 +13,7 @@ import { type BusEvent, bus } from "@/lib/turns/bus";
 import { memberSection } from "@/lib/turns/context";
 import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
+import { registerSendMessageTool } from "@/lib/turns/send-message";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
 import { processSingleton } from "./singleton";
@@ -86,6 +87,7 @@ export function wireDomains(): Promise<void> {
     registerOnboardingTool();
     registerMemoryTools();
     registerStateTools();
+    registerSendMessageTool();
     registerScopedToolsHook();
     registerMemberSection();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.

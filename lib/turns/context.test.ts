@@ -23,6 +23,7 @@ const workstream: WorkstreamRow = {
   isCompacting: false,
   compactionSummary: "We scoped the billing migration to invoices and refunds.",
   lastCompactedMessageId: "m_0",
+  unreadSince: null,
   createdAt: new Date(AT),
   updatedAt: new Date(AT),
 };

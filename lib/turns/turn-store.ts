@@ -4,6 +4,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
+import { firstPendingApproval } from "@/lib/approvals/store";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
 import type { Attempt } from "@/lib/models/resilient-model";
@@ -70,8 +71,14 @@ function isUniqueViolation(error: unknown): boolean {
 
 async function turnActiveError(workstreamId: string): Promise<AppError> {
   const open = await getOpenTurn({ workstreamId });
+  // A turn waiting for the owner names what it waits for: the approval to answer.
+  const waiting = open?.state === "suspended" ? await firstPendingApproval(open.id) : null;
   return new AppError("conflict:turn_active", {
-    details: { turnId: open?.id ?? null, state: open?.state ?? null },
+    details: {
+      turnId: open?.id ?? null,
+      state: open?.state ?? null,
+      ...(waiting ? { approvalId: waiting.id, toolName: waiting.toolName } : {}),
+    },
   });
 }
 
@@ -298,6 +305,7 @@ type WorkstreamJson = {
   is_compacting: boolean;
   compaction_summary: string | null;
   last_compacted_message_id: string | null;
+  unread_since: string | null;
   created_at: string;
   updated_at: string;
   existing: OpeningRead["existing"];
@@ -314,10 +322,10 @@ type OpeningRow = {
   memory_entries: MemoryBlockEntry[] | string | null;
 };
 
-type KeptRow = { state: unknown; plan: unknown; memorySummary: string | null };
+export type KeptRow = { state: unknown; plan: unknown; memorySummary: string | null };
 
 /** The stored state, plan and memory block, as the context builder takes them. */
-function keptContext(row: KeptRow | null, entries: MemoryBlockEntry[] | null): KeptContext {
+export function keptContext(row: KeptRow | null, entries: MemoryBlockEntry[] | null): KeptContext {
   const state = workstreamStateSchema.safeParse(row?.state ?? {});
   const plan = row?.plan ? executionPlanSchema.safeParse(row.plan) : null;
   return {
@@ -343,6 +351,7 @@ function workstreamFromJson(row: WorkstreamJson): WorkstreamRow {
     isCompacting: row.is_compacting,
     compactionSummary: row.compaction_summary,
     lastCompactedMessageId: row.last_compacted_message_id,
+    unreadSince: row.unread_since ? new Date(row.unread_since) : null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -373,6 +382,7 @@ const EMPTY_TURN: TurnRow = {
   leaseExpiresAt: null,
   stopRequestedAt: null,
   firstOffset: null,
+  resumedOffset: null,
   lastOffset: null,
   agentId: null,
   model: null,

@@ -94,6 +94,8 @@ function summarizeSearch(result: z.infer<typeof searchResult>): string {
   ].join("\n");
 }
 
+const sentResult = z.object({ sent: z.literal(true), title: z.string() });
+
 /** A plain-words report of a context tool's result; undefined for anything else. */
 export function summarizeContextResult(toolName: string, value: unknown): string | undefined {
   if (toolName === "update_workstream_state") {
@@ -109,6 +111,10 @@ export function summarizeContextResult(toolName: string, value: unknown): string
     return parsed.success
       ? `I added this to the workstream's memory block: “${parsed.data.text}”`
       : undefined;
+  }
+  if (toolName === "send_message") {
+    const parsed = sentResult.safeParse(value);
+    return parsed.success ? `I sent the message to “${parsed.data.title}”.` : undefined;
   }
   if (toolName === "search_history") {
     const parsed = searchResult.safeParse(value);
