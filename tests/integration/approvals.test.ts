@@ -5,7 +5,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { turns, workstreams } from "@/db/schema";
+import { jobs, turns, workstreams } from "@/db/schema";
+import { drainJobsOnce } from "@/inngest/engine";
+import { APPROVAL_EXPIRY_JOB_ID, approvalExpiry } from "@/inngest/functions/approval-expiry";
+import { createEmbeddedRunner } from "@/inngest/runner";
 import { argsHash } from "@/lib/approvals/hash";
 import { wireDomains } from "@/lib/server/wiring";
 import { runRegistry } from "@/lib/turns/run-registry";
@@ -352,5 +355,58 @@ describe("a tool that needs approval", () => {
       .from(workstreams)
       .where(and(eq(workstreams.id, outsider.targetId)));
     expect(row?.unreadSince).toBeNull();
+  });
+
+  it("A11 an unanswered approval expires through a delayed job: the model is told, the turn completes", async () => {
+    const desk = await deskWithTarget(server.url);
+    const { turnId, approvalIds, events } = await sendUntilSuspended(
+      desk,
+      "tell my Launch notes workstream: ship it",
+    );
+    const suspendedAt = Math.max(...events.map((event) => event.offset ?? 0));
+    const [approval] = await approvalRows(turnId);
+    const deadline = approval?.expiresAt.getTime() ?? 0;
+    // 24 hours by default (WORKSTREAMS_APPROVAL_TIMEOUT).
+    expect(deadline - (approval?.createdAt.getTime() ?? 0)).toBeGreaterThan(86_400_000 - 5_000);
+    // The expiry is a job of the engine, due at the deadline.
+    await drainJobsOnce();
+    const job = await eventually(async () => {
+      const rows = await (await getDb())
+        .select()
+        .from(jobs)
+        .where(eq(jobs.functionId, APPROVAL_EXPIRY_JOB_ID));
+      return rows.find((row) => (row.event as { data: { turnId: string } }).data.turnId === turnId);
+    });
+    expect(job.runAt.getTime()).toBe(deadline);
+    expect(job.event).toMatchObject({ data: { approvalIds } });
+    // A runner whose clock stands before the deadline leaves it alone; at the deadline it runs.
+    let now = deadline - 1_000;
+    const runner = createEmbeddedRunner({
+      functions: [approvalExpiry],
+      clock: { now: () => now },
+      processId: "approval-expiry-test",
+    });
+    try {
+      await runner.runDue();
+      expect((await approvalRows(turnId))[0]?.state).toBe("pending");
+      now = deadline + 1_000;
+      await runner.runDue();
+    } finally {
+      await runner.stop();
+    }
+    expect((await approvalRows(turnId))[0]?.state).toBe("expired");
+    const followed = await followFrom(desk, suspendedAt);
+    expect(statuses(followed.events).at(-1)).toBe("ready");
+    expect(textOf(followed.events)).toContain("was not approved (“Nobody answered");
+    expect((await turnRow(turnId))?.state).toBe("completed");
+    expect(await messagesOf(desk.targetId)).toHaveLength(0);
+    const [decision] = await decisionRows(turnId);
+    expect(decision).toMatchObject({ decision: "denied", source: "timeout", decidedBy: null });
+    // Answering after the expiry is refused.
+    const late = await answer(desk.client, desk, turnId, String(approvalIds[0]), {
+      approved: true,
+    });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ code: "conflict:approval_answered", state: "expired" });
   });
 });
