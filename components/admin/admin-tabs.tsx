@@ -8,6 +8,7 @@ const TABS = [
   { href: "/admin", label: "Workstreams" },
   { href: "/admin/members", label: "Members" },
   { href: "/admin/jobs", label: "Background jobs" },
+  { href: "/admin/approvals", label: "Approvals" },
 ] as const;
 
 export function AdminTabs() {

@@ -14,6 +14,7 @@ import {
   workstreams,
 } from "@/db/schema";
 import { approvalsDue } from "@/inngest/events";
+import { AppError } from "@/lib/http/errors";
 import { argsHash } from "./hash";
 
 /** A tool call the turn's answer ended on, waiting for the owner. */
@@ -201,7 +202,38 @@ export type DecisionView = {
   decidedAt: string;
 };
 
-/** The audit of one workstream of the organization, newest first. */
+const decisionColumns = {
+  id: approvalDecisions.id,
+  workstreamId: approvalDecisions.workstreamId,
+  turnId: approvalDecisions.turnId,
+  toolName: approvalDecisions.toolName,
+  argsHash: approvalDecisions.argsHash,
+  decision: approvalDecisions.decision,
+  source: approvalDecisions.source,
+  reason: approvalDecisions.reason,
+  decidedBy: approvalDecisions.decidedBy,
+  decidedByName: sql<
+    string | null
+  >`(select "name" from "user" where "id" = ${approvalDecisions.decidedBy})`,
+  decidedAt: approvalDecisions.decidedAt,
+};
+
+type DecisionRow = {
+  [K in keyof typeof decisionColumns]: K extends "decidedByName"
+    ? string | null
+    : (typeof approvalDecisions.$inferSelect)[Exclude<K, "decidedByName">];
+};
+
+function toView({
+  reason,
+  decidedAt,
+  workstreamId: _workstreamId,
+  ...row
+}: DecisionRow): DecisionView {
+  return { ...row, reasonGiven: Boolean(reason), decidedAt: decidedAt.toISOString() };
+}
+
+/** The audit of one workstream of the organization, newest first; 404 for another's. */
 export async function listDecisions({
   organizationId,
   workstreamId,
@@ -212,35 +244,68 @@ export async function listDecisions({
   limit?: number;
 }): Promise<DecisionView[]> {
   const db = await getDb();
+  const [exists] = await db
+    .select({ id: workstreams.id })
+    .from(workstreams)
+    .where(and(eq(workstreams.id, workstreamId), eq(workstreams.organizationId, organizationId)))
+    .limit(1);
+  if (!exists) throw new AppError("not_found:workstream");
+  const rows = await db
+    .select(decisionColumns)
+    .from(approvalDecisions)
+    .where(
+      and(
+        eq(approvalDecisions.workstreamId, workstreamId),
+        eq(approvalDecisions.organizationId, organizationId),
+      ),
+    )
+    .orderBy(desc(approvalDecisions.decidedAt), desc(approvalDecisions.id))
+    .limit(limit);
+  return rows.map(toView);
+}
+
+/** The organization's workstreams with audited decisions, each with its latest ones. */
+export type WorkstreamAudit = {
+  workstreamId: string;
+  title: string;
+  ownerName: string | null;
+  decisions: DecisionView[];
+};
+
+export async function listOrganizationAudit({
+  organizationId,
+  limit = 200,
+}: {
+  organizationId: string;
+  limit?: number;
+}): Promise<WorkstreamAudit[]> {
+  const db = await getDb();
   const rows = await db
     .select({
-      id: approvalDecisions.id,
-      turnId: approvalDecisions.turnId,
-      toolName: approvalDecisions.toolName,
-      argsHash: approvalDecisions.argsHash,
-      decision: approvalDecisions.decision,
-      source: approvalDecisions.source,
-      reason: approvalDecisions.reason,
-      decidedBy: approvalDecisions.decidedBy,
-      decidedByName: sql<
+      ...decisionColumns,
+      title: workstreams.title,
+      ownerName: sql<
         string | null
-      >`(select "name" from "user" where "id" = ${approvalDecisions.decidedBy})`,
-      decidedAt: approvalDecisions.decidedAt,
+      >`(select "name" from "user" where "id" = ${workstreams.ownerId})`,
     })
     .from(approvalDecisions)
     .innerJoin(workstreams, eq(workstreams.id, approvalDecisions.workstreamId))
     .where(
       and(
-        eq(approvalDecisions.workstreamId, workstreamId),
         eq(approvalDecisions.organizationId, organizationId),
         eq(workstreams.organizationId, organizationId),
       ),
     )
     .orderBy(desc(approvalDecisions.decidedAt), desc(approvalDecisions.id))
     .limit(limit);
-  return rows.map(({ reason, decidedAt, ...row }) => ({
-    ...row,
-    reasonGiven: Boolean(reason),
-    decidedAt: decidedAt.toISOString(),
-  }));
+  const byWorkstream = new Map<string, WorkstreamAudit>();
+  for (const { title, ownerName, ...row } of rows) {
+    let audit = byWorkstream.get(row.workstreamId);
+    if (!audit) {
+      audit = { workstreamId: row.workstreamId, title, ownerName, decisions: [] };
+      byWorkstream.set(row.workstreamId, audit);
+    }
+    audit.decisions.push(toView(row));
+  }
+  return [...byWorkstream.values()];
 }

@@ -4,9 +4,11 @@
 import { getDb } from "@/db/client";
 import { member } from "@/db/schema";
 import { addMemoryNote } from "@/lib/memory/block";
+import { wireTurnTools } from "@/lib/server/wiring";
 import type { SignedUpUser } from "../../support/http-client";
 import { signUp } from "../../support/http-client";
-import { createGroup } from "./helpers";
+import { readSse } from "../../support/sse";
+import { createGroup, sendTo } from "./helpers";
 
 export const PERSONAS = [
   "owner",
@@ -36,6 +38,8 @@ export type Fixture = {
   invitationId: string;
   /** an invitation addressed to the otherOrg persona */
   otherOrgInvitationId: string;
+  /** member's group workstream whose turn waits for the approval of a send_message call */
+  approval: { workstreamId: string; turnId: string; approvalId: string };
 };
 
 export type Entry = {
@@ -132,6 +136,16 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
   "POST /api/admin/workstreams/[workstreamId]/unarchive": {
     expected: adminResource(200),
     path: (f) => `${adminWs(f)}/unarchive`,
+  },
+  "GET /api/admin/workstreams/[workstreamId]/approvals": {
+    expected: adminResource(200),
+    path: (f) => `${adminWs(f)}/approvals`,
+  },
+  "POST /api/workstreams/[workstreamId]/turns/[turnId]/approvals/[approvalId]": {
+    expected: ownerOnly(200),
+    path: ({ approval }) =>
+      `/api/workstreams/${approval.workstreamId}/turns/${approval.turnId}/approvals/${approval.approvalId}`,
+    body: () => ({ approved: false, reason: "matrix" }),
   },
   "POST /api/admin/workstreams/[workstreamId]/stop": {
     expected: adminResource(200),
@@ -239,5 +253,21 @@ export async function buildWorkstreamFixture({
     },
     invitationId: await invite("matrix.cancel@example.test"),
     otherOrgInvitationId: await invite(otherOrg.email),
+    approval: await pendingApproval(memberUser),
   };
+}
+
+/** A turn of `user`'s that ends waiting for the approval of a send_message call. */
+export async function pendingApproval(user: SignedUpUser): Promise<Fixture["approval"]> {
+  // The agents' scoped tools (send_message among them), without background jobs: a test that
+  // counts rows must not see jobs write behind its back.
+  wireTurnTools();
+  const group = await createGroup(user.client, "Matrix approvals");
+  const call = JSON.stringify({ workstreamId: "Matrix group", text: "hello" });
+  const response = await sendTo(user.client, group.id, `[tool:send_message:${call}] send it`);
+  const turnId = String(response.headers.get("x-turn-id"));
+  const { events } = await readSse(response);
+  const request = events.find((event) => event.data.type === "tool-approval-request");
+  if (!request) throw new Error("the matrix turn asked for no approval");
+  return { workstreamId: group.id, turnId, approvalId: String(request.data.approvalId) };
 }
