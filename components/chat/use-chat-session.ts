@@ -8,6 +8,7 @@ import { useCallback, useState, useSyncExternalStore } from "react";
 import {
   applyChunk,
   type ChunkEffect,
+  continuingMessage,
   randomId,
   snapshot,
   streamingMessage,
@@ -99,8 +100,12 @@ class ChatSession {
     const { transport, id } = this.options;
     try {
       let stream: ReadableStream<UIMessageChunk> | null;
+      // A turn going on after its approvals continues the last answer on screen.
+      let continues = false;
       if (resume) {
-        stream = await transport.reconnectToStream({ chatId: id, abortSignal: controller.signal });
+        const resumed = await transport.resume({ abortSignal: controller.signal });
+        stream = resumed?.stream ?? null;
+        continues = resumed?.continues ?? false;
         if (!isCurrent()) {
           await stream?.cancel();
           return;
@@ -120,7 +125,8 @@ class ChatSession {
           messageId,
         });
       }
-      const building = streamingMessage(randomId());
+      const kept = continues ? this.current.messages.findLast((m) => m.role === "assistant") : null;
+      const building = kept ? continuingMessage(kept) : streamingMessage(randomId());
       const reader = stream.getReader();
       const stopReading = () => {
         reader.cancel().catch((error: unknown) => {

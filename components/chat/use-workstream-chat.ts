@@ -6,7 +6,8 @@
 // running turn on load, and re-checks the workstream when the tab comes back or the network
 // returns (a turn started in another tab is followed; what finished meanwhile is loaded).
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
+import { useLiveEvents } from "@/components/live/use-live-events";
+import { answerApproval, fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
 import {
   type ChatConnection,
   createChatStore,
@@ -112,7 +113,17 @@ export function useWorkstreamChat({
         onSendRefused(sent.text);
       }
     }
-    if (code === "conflict:turn_active") {
+    if (
+      code === "conflict:turn_active" &&
+      error instanceof ChatRequestError &&
+      error.details.approvalId
+    ) {
+      notify(
+        "The agent is waiting for your approval above. Answer it, or stop, to send more.",
+        "info",
+      );
+      setTimeout(() => void rendered.current.resync(), 0);
+    } else if (code === "conflict:turn_active") {
       notify("A reply is already running here (perhaps from another tab). Following it.", "info");
       // After the failed request has settled: a new request would replace it.
       setTimeout(() => void rendered.current.sync(), 0);
@@ -178,10 +189,12 @@ export function useWorkstreamChat({
       dispatch({ type: "compacting", compacting: description.isCompacting });
       const active = description.activeTurn;
       if (active && active.state !== "suspended") {
-        // A turn started elsewhere: its question first, then its answer live.
-        if (!rendered.current.messages.some((message) => message.id === active.userMessageId)) {
-          await loadLatestPage();
-        }
+        // A turn started elsewhere: its question first, then its answer live. A turn that went
+        // on after its approvals continues the answer history holds: that copy first.
+        const known = rendered.current.messages.some(
+          (message) => message.id === active.userMessageId,
+        );
+        if (!known || active.resumedOffset !== null) await loadLatestPage();
         if (!rendered.current.streaming) void resumeStream();
       } else if (description.latestOffset > store.getState().knownOffset) {
         await resync();
@@ -192,6 +205,58 @@ export function useWorkstreamChat({
   }, [workstreamId, resumeStream, resync, loadLatestPage, store, dispatch]);
   rendered.current.resync = resync;
   rendered.current.sync = sync;
+
+  // An approval answered in another tab (or expired, or its turn stopped), or the workstream's
+  // turn starting or ending elsewhere: look again.
+  useLiveEvents((event) => {
+    const mine =
+      (event.type === "approval" && event.workstreamId === workstreamId) ||
+      (event.type === "workstream" &&
+        event.reason === "running" &&
+        event.workstream.id === workstreamId &&
+        store.getState().turn.state === "suspended");
+    if (mine && !rendered.current.streaming) void rendered.current.sync();
+  });
+
+  const [answering, setAnswering] = useState<string | null>(null);
+  const answerOne = useCallback(
+    async ({
+      approvalId,
+      approved,
+      reason,
+    }: {
+      approvalId: string;
+      approved: boolean;
+      reason: string;
+    }) => {
+      const turnId = store.getState().turn.turnId;
+      if (!turnId) return;
+      setAnswering(approvalId);
+      try {
+        await answerApproval(workstreamId, {
+          turnId,
+          approvalId,
+          approved,
+          ...(reason ? { reason } : {}),
+        });
+      } catch (error) {
+        const code = error instanceof ChatRequestError ? error.code : "client:error";
+        rendered.current.notify(
+          code === "conflict:approval_answered"
+            ? "That approval was already answered (perhaps in another tab)."
+            : error instanceof Error
+              ? error.message
+              : "Couldn't send your answer.",
+          code === "conflict:approval_answered" ? "info" : "error",
+        );
+      } finally {
+        setAnswering(null);
+      }
+      // The answer is in history now; a turn that went on is followed from there.
+      await rendered.current.sync();
+    },
+    [workstreamId, store],
+  );
 
   // The session stays in "error" after a failed request; the error was handled above.
   useEffect(() => {
@@ -279,6 +344,13 @@ export function useWorkstreamChat({
     connection: state.connection,
     compacting: state.compacting,
     running: isRunning(state.turn) || streaming,
+    /** The turn waits for the owner's answer to an approval. */
+    suspended: state.turn.state === "suspended" && !streaming,
+    approvals: {
+      turnId: state.turn.state === "suspended" ? state.turn.turnId : null,
+      answering,
+      answer: answerOne,
+    },
     stopping: state.stopping,
     liveMessageId,
     canRetry: turn.state === "failed" && Boolean(retryTarget) && (turn.error?.retryable ?? true),

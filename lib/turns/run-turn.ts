@@ -216,7 +216,10 @@ async function execute(
   // With chunk transforms, the answer kept is the one the client was sent: rebuilt from the
   // transformed chunks, not the model's own.
   const rewritten = transformChunks
-    ? new RewrittenMessage(turn.assistantMessageId, resumed?.message)
+    ? new RewrittenMessage(
+        turn.assistantMessageId,
+        resumed ? structuredClone(resumed.message) : undefined,
+      )
     : null;
   let sawContent = false;
   try {
