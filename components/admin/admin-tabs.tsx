@@ -14,7 +14,11 @@ const TABS = [
 export function AdminTabs() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Admin console" className="mt-6 flex gap-1 border-b border-border">
+    <nav
+      aria-label="Admin console"
+      // Four tabs do not fit a phone's width: the row scrolls sideways instead of wrapping.
+      className="mt-6 flex gap-1 overflow-x-auto border-b border-border [scrollbar-width:none]"
+    >
       {TABS.map((tab) => {
         const active = pathname === tab.href;
         return (
@@ -23,7 +27,7 @@ export function AdminTabs() {
             href={tab.href}
             aria-current={active ? "page" : undefined}
             className={cx(
-              "-mb-px border-b-2 px-3 pb-2.5 pt-1 text-sm font-medium transition-colors",
+              "-mb-px shrink-0 whitespace-nowrap border-b-2 px-3 pb-2.5 pt-1 text-sm font-medium transition-colors",
               active
                 ? "border-accent text-fg"
                 : "border-transparent text-fg-muted hover:border-border-strong hover:text-fg",

@@ -52,13 +52,19 @@ function valueText(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
 
-/** The arguments as rows, without the reason (shown apart, as the agent's own words). */
+/**
+ * The arguments as rows, without the reason (shown apart, as the agent's own words). Known
+ * arguments come first in their own order, the rest by name: stored JSON keeps no key order.
+ */
 function argumentRows(input: unknown): Array<[string, string]> {
   if (!input || typeof input !== "object" || Array.isArray(input)) {
     return [["Input", valueText(input)]];
   }
+  const order = Object.keys(LABELS);
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
   return Object.entries(input as Record<string, unknown>)
     .filter(([key]) => key !== "reason")
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
     .map(([key, value]) => [labelOf(key), valueText(value)]);
 }
 

@@ -4,7 +4,7 @@
 // message it belongs to (turn-failure.tsx), so here it is only named for screen readers. The
 // element always exists with `data-testid="turn-status"` and `data-state` = the turn's state,
 // and it says "completed" only once the answer is fully on screen (chat-state's displayedTurn).
-import { WifiOffIcon as OfflineIcon } from "lucide-react";
+import { HandIcon, WifiOffIcon as OfflineIcon } from "lucide-react";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
 import { isOpen, type TurnView } from "@/lib/chat-client/turn-status";
@@ -49,7 +49,12 @@ export function TurnStatusLine({
     >
       {running && connected ? (
         <span className="flex min-w-0 items-center gap-2 text-fg-muted">
-          <Spinner className="size-3.5 shrink-0 text-accent" />
+          {state === "suspended" ? (
+            // Nothing is working now: the turn waits for the person reading this.
+            <HandIcon className="size-3.5 shrink-0 text-accent" aria-hidden="true" />
+          ) : (
+            <Spinner className="size-3.5 shrink-0 text-accent" />
+          )}
           <span className={cx("truncate", turn.activity?.kind === "preamble" && "italic")}>
             {activityText(turn, agentName, writing)}
           </span>

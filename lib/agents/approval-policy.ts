@@ -4,11 +4,14 @@
 // the SDK itself ends the stream with approval requests and, on the continuation, executes only
 // what was approved. Pure and synchronous: a call that needs no approval costs nothing here.
 import type { ToolApprovalStatus } from "ai";
+import { processSingleton } from "@/lib/server/singleton";
 
 /** `true`: every call asks; a function: asks for the inputs it returns true for. */
 export type ApprovalRule = boolean | ((input: unknown) => boolean);
 
-const rules = new Map<string, ApprovalRule>();
+// Declared at start-up (instrumentation) and read by the turn (route handlers): Next.js loads
+// those in separate module graphs, so the declarations live once per process.
+const rules = processSingleton("approval-rules", () => new Map<string, ApprovalRule>());
 
 /** Declares a tool's default. The domain that registers the tool declares it beside it. */
 export function declareApproval(toolName: string, rule: ApprovalRule): void {
