@@ -5,12 +5,13 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { jobs, turns, workstreams } from "@/db/schema";
+import { jobs, messages, turns, workstreams } from "@/db/schema";
 import { drainJobsOnce } from "@/inngest/engine";
 import { APPROVAL_EXPIRY_JOB_ID, approvalExpiry } from "@/inngest/functions/approval-expiry";
 import { createEmbeddedRunner } from "@/inngest/runner";
 import { argsHash } from "@/lib/approvals/hash";
 import { wireDomains } from "@/lib/server/wiring";
+import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { send, userMessage } from "../support/fixtures";
@@ -408,5 +409,70 @@ describe("a tool that needs approval", () => {
     });
     expect(late.status).toBe(409);
     expect(late.body.error).toMatchObject({ code: "conflict:approval_answered", state: "expired" });
+  });
+
+  it("A12 a guard hook sees the approved call and its denial wins; both decisions are audited", async () => {
+    const unregister = registerHook({
+      kind: "guard",
+      stage: "TOOL_CALL",
+      name: "no-outreach-on-fridays",
+      run: ({ toolName }) =>
+        toolName === "send_message" ? { allow: false, reason: "quiet day" } : { allow: true },
+    });
+    try {
+      const desk = await deskWithTarget(server.url);
+      const { turnId, approvalIds, events } = await sendUntilSuspended(
+        desk,
+        "tell my Launch notes workstream: guarded",
+      );
+      const suspendedAt = Math.max(...events.map((event) => event.offset ?? 0));
+      await answer(desk.client, desk, turnId, String(approvalIds[0]), { approved: true });
+      const followed = await followFrom(desk, suspendedAt);
+      const refused = followed.events.find((event) => event.data.type === "tool-output-error");
+      expect(String(refused?.data.errorText)).toContain("Denied: quiet day");
+      expect(statuses(followed.events).at(-1)).toBe("ready");
+      expect(await messagesOf(desk.targetId)).toHaveLength(0);
+      const decisions = await decisionRows(turnId);
+      expect(
+        decisions.map(({ decision, source, reason }) => ({ decision, source, reason })),
+      ).toEqual(
+        expect.arrayContaining([
+          { decision: "approved", source: "user", reason: null },
+          { decision: "denied", source: "guard", reason: "no-outreach-on-fridays" },
+        ]),
+      );
+      expect(new Set(decisions.map((row) => row.argsHash)).size).toBe(1);
+    } finally {
+      unregister();
+    }
+  });
+
+  it("A13 arguments that no longer fit the tool's schema after approval are an error result, not a crash", async () => {
+    const desk = await deskWithTarget(server.url);
+    const { turnId, approvalIds, events } = await sendUntilSuspended(
+      desk,
+      "tell my Launch notes workstream: valid today",
+    );
+    const suspendedAt = Math.max(...events.map((event) => event.offset ?? 0));
+    // As if the tool's schema had changed while the turn waited: the kept call no longer fits.
+    const db = await getDb();
+    const row = (await messagesOf(desk.workstreamId)).find(
+      (message) => message.role === "assistant",
+    );
+    const parts = ((row?.parts ?? []) as Array<Record<string, unknown>>).map((part) =>
+      part.type === "tool-send_message"
+        ? { ...part, input: { ...(part.input as object), text: "" } }
+        : part,
+    );
+    await db
+      .update(messages)
+      .set({ parts })
+      .where(and(eq(messages.workstreamId, desk.workstreamId), eq(messages.id, String(row?.id))));
+    await answer(desk.client, desk, turnId, String(approvalIds[0]), { approved: true });
+    const followed = await followFrom(desk, suspendedAt);
+    expect(followed.events.some((event) => event.data.type === "tool-output-error")).toBe(true);
+    expect(statuses(followed.events).at(-1)).toBe("ready");
+    expect(await messagesOf(desk.targetId)).toHaveLength(0);
+    expect((await turnRow(turnId))?.state).toBe("completed");
   });
 });
