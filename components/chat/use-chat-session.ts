@@ -89,10 +89,21 @@ class ChatSession {
     }
   };
 
-  /** Follows the workstream's running turn, if there is one. */
-  resumeStream = () => this.request({ resume: true });
+  /**
+   * Follows the workstream's running turn, if there is one. A turn going on after its approvals
+   * continues `kept` (the answer as history holds it), else the last answer on screen.
+   */
+  resumeStream = (kept?: ChatMessage) => this.request({ resume: true, kept });
 
-  private async request({ resume, messageId }: { resume: boolean; messageId?: string }) {
+  private async request({
+    resume,
+    messageId,
+    kept: keptAnswer,
+  }: {
+    resume: boolean;
+    messageId?: string;
+    kept?: ChatMessage;
+  }) {
     this.active?.abort();
     const controller = new AbortController();
     this.active = controller;
@@ -125,7 +136,9 @@ class ChatSession {
           messageId,
         });
       }
-      const kept = continues ? this.current.messages.findLast((m) => m.role === "assistant") : null;
+      const kept = continues
+        ? (keptAnswer ?? this.current.messages.findLast((m) => m.role === "assistant"))
+        : null;
       const building = kept ? continuingMessage(kept) : streamingMessage(randomId());
       const reader = stream.getReader();
       const stopReading = () => {

@@ -160,6 +160,7 @@ export function useWorkstreamChat({
   const loadLatestPage = useCallback(async () => {
     const page = await fetchHistoryPage(workstreamId, { take: pageSize });
     setMessages((current) => mergeLatest(current, page.messages));
+    return page;
   }, [workstreamId, pageSize, setMessages]);
 
   const resync = useCallback(async () => {
@@ -182,25 +183,48 @@ export function useWorkstreamChat({
   }, [workstreamId, loadLatestPage, dispatch]);
 
   /** Looks at the workstream again: follows a turn that runs, loads what happened meanwhile. */
+  // One look at a time: answers, live events and the tab coming back may all ask at once, and
+  // two replays of a turn going on would build its answer twice.
+  const looking = useRef<{ again: boolean } | null>(null);
   const sync = useCallback(async () => {
-    if (rendered.current.streaming || document.visibilityState !== "visible") return;
+    if (looking.current) {
+      looking.current.again = true;
+      return;
+    }
+    looking.current = { again: false };
     try {
-      const description = await fetchWorkstream(workstreamId);
-      dispatch({ type: "compacting", compacting: description.isCompacting });
-      const active = description.activeTurn;
-      if (active && active.state !== "suspended") {
-        // A turn started elsewhere: its question first, then its answer live. A turn that went
-        // on after its approvals continues the answer history holds: that copy first.
-        const known = rendered.current.messages.some(
-          (message) => message.id === active.userMessageId,
-        );
-        if (!known || active.resumedOffset !== null) await loadLatestPage();
-        if (!rendered.current.streaming) void resumeStream();
-      } else if (description.latestOffset > store.getState().knownOffset) {
-        await resync();
+      do {
+        looking.current.again = false;
+        await look();
+      } while (looking.current.again);
+    } finally {
+      looking.current = null;
+    }
+
+    async function look() {
+      if (rendered.current.streaming || document.visibilityState !== "visible") return;
+      try {
+        const description = await fetchWorkstream(workstreamId);
+        dispatch({ type: "compacting", compacting: description.isCompacting });
+        const active = description.activeTurn;
+        if (active && active.state !== "suspended") {
+          // A turn started elsewhere: its question first, then its answer live. A turn that
+          // went on after its approvals continues the answer history holds: built on that copy.
+          const known = rendered.current.messages.some(
+            (message) => message.id === active.userMessageId,
+          );
+          const page = !known || active.resumedOffset !== null ? await loadLatestPage() : null;
+          const kept =
+            active.resumedOffset !== null
+              ? page?.messages.findLast((message) => message.role === "assistant")
+              : undefined;
+          if (!rendered.current.streaming) void resumeStream(kept);
+        } else if (description.latestOffset > store.getState().knownOffset) {
+          await resync();
+        }
+      } catch (error) {
+        console.warn("[chat] checking the workstream failed:", error);
       }
-    } catch (error) {
-      console.warn("[chat] checking the workstream failed:", error);
     }
   }, [workstreamId, resumeStream, resync, loadLatestPage, store, dispatch]);
   rendered.current.resync = resync;
