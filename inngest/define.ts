@@ -67,6 +67,12 @@ export type JobDefinition<Data = unknown> = {
   /** Only events whose key holds this value start a run (Inngest's trigger `if`). */
   when?: { key: EventKey; equals: string | number | boolean };
   flow: FlowControl;
+  /**
+   * "event.ts": a run starts no earlier than the event's time, so an event sent with a time
+   * ahead is a delayed run. Inngest schedules every event whose `ts` lies ahead this way; the
+   * embedded runner does it for the functions that declare it (their events' `run_at`).
+   */
+  startsAt?: "event.ts";
   handler: (context: JobContext<Data>) => Promise<unknown>;
 };
 

@@ -48,3 +48,19 @@ export const memoryBlockFull = defineEvent(
 );
 
 export type MemoryBlockFullData = z.infer<typeof memoryBlockFull.schema>;
+
+/**
+ * A suspended turn's approvals reach their deadline: written by the statement that suspends the
+ * turn, with `ts` at the deadline so the run starts then (on either engine).
+ */
+export const approvalsDue = defineEvent(
+  "workstreams/approvals.due",
+  z.strictObject({
+    turnId: id,
+    workstreamId: id,
+    organizationId: id,
+    approvalIds: z.array(id).min(1).max(100),
+  }),
+);
+
+export type ApprovalsDueData = z.infer<typeof approvalsDue.schema>;

@@ -50,6 +50,8 @@ type PendingRow = {
   name: string;
   data: unknown;
   created_at: Date | string;
+  /** A time other than the creation (a delayed event), else null. */
+  ts: Date | string | null;
   attempts: number;
 };
 
@@ -58,7 +60,8 @@ const DEFAULT_BACKOFF = (attempts: number) => Math.min(60_000, 1_000 * 2 ** atte
 const KEEP_DISPATCHED_MS = 86_400_000;
 
 function toEvent(row: PendingRow): JobEvent {
-  return { id: row.id, name: row.name, data: row.data, ts: new Date(row.created_at).getTime() };
+  const ts = new Date(row.ts ?? row.created_at).getTime();
+  return { id: row.id, name: row.name, data: row.data, ts };
 }
 
 export function createOutbox({
@@ -80,7 +83,7 @@ export function createOutbox({
   async function drainEmbedded(embedded: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
     // Read without locking, then taken over in one statement that locks what is still pending.
     const pending = await executePrepared<PendingRow>(sql`
-      select "id", "name", "data", "created_at", "attempts" from "job_events"
+      select "id", "name", "data", "created_at", "ts", "attempts" from "job_events"
       where "dispatched_at" is null and "next_attempt_at" <= ${at(0)}::timestamptz
       order by "created_at" limit ${batchSize}`);
     if (!pending.length) return 0;
@@ -100,6 +103,7 @@ export function createOutbox({
           name: jobEvents.name,
           data: jobEvents.data,
           created_at: jobEvents.createdAt,
+          ts: jobEvents.ts,
           attempts: jobEvents.attempts,
         })
         .from(jobEvents)
@@ -132,7 +136,7 @@ export function createOutbox({
       where "id" in (select "id" from "job_events"
         where "dispatched_at" is null and "next_attempt_at" <= ${at(0)}::timestamptz
         order by "created_at" limit ${batchSize} for update skip locked)
-      returning "id", "name", "data", "created_at", "attempts"`);
+      returning "id", "name", "data", "created_at", "ts", "attempts"`);
     if (!pending.length) return 0;
     // One array parameter (event ids are UUIDs), so the statement's text stays the same.
     const ids = sql`${`{${pending.map((row) => row.id).join(",")}}`}::text[]`;

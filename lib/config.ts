@@ -33,6 +33,23 @@ function intFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * A duration such as "24h", "30m", "90s", "2d" or "500ms" (a bare number is milliseconds). A
+ * malformed value stops the server at start-up, naming the variable.
+ */
+export function durationFromEnv(name: string, fallbackMs: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === "") return fallbackMs;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(raw);
+  const ms = match ? Number(match[1]) * DURATION_UNITS_MS[(match[2] ?? "ms") as "ms"] : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 1) {
+    throw new Error(`${name} must be a duration such as 24h, 30m or 90s, got "${raw}".`);
+  }
+  return Math.round(ms);
+}
+
 /**
  * Origins (besides the app's own) whose pages may send state-changing API requests, from a
  * comma-separated list such as "https://admin.example.com, http://localhost:5173". A malformed
@@ -70,6 +87,9 @@ const CONTEXT_TOOLS = [
   "use_skill",
 ];
 
+/** Tools that act beyond the workstream: they ask the owner first (lib/agents/approval-policy). */
+const OUTREACH_TOOLS = ["send_message"];
+
 export const config = {
   agents: {
     chief: {
@@ -82,7 +102,13 @@ export const config = {
         "they help. While a member is onboarding, learn what they work on; when they are ready, " +
         "call complete_onboarding so their specialists and core workstreams are set up.",
       reasoningProfile: "balanced",
-      tools: ["current_time", "calculate", "complete_onboarding", ...CONTEXT_TOOLS],
+      tools: [
+        "current_time",
+        "calculate",
+        "complete_onboarding",
+        ...CONTEXT_TOOLS,
+        ...OUTREACH_TOOLS,
+      ],
       description: "Leads your workstreams, plans work and tracks decisions.",
     },
     researcher: {
@@ -93,7 +119,7 @@ export const config = {
         "question: sources, open questions and how confident we can be. Separate facts from " +
         "assumptions and say what you would check next.",
       reasoningProfile: "deep",
-      tools: ["current_time", "days_between", ...CONTEXT_TOOLS],
+      tools: ["current_time", "days_between", ...CONTEXT_TOOLS, ...OUTREACH_TOOLS],
       description: "Gathers what is known, separates facts from assumptions.",
     },
     analyst: {
@@ -104,7 +130,7 @@ export const config = {
         "use the calculate tool for arithmetic rather than guessing, and end with a clear " +
         "recommendation and its main risk.",
       reasoningProfile: "deep",
-      tools: ["calculate", "days_between", "current_time", ...CONTEXT_TOOLS],
+      tools: ["calculate", "days_between", "current_time", ...CONTEXT_TOOLS, ...OUTREACH_TOOLS],
       description: "Works through numbers, trade-offs and risks.",
     },
     writer: {
@@ -115,7 +141,7 @@ export const config = {
         "summaries, emails and plans. Match the requested tone and length; check the length " +
         "with word_count when a limit is given.",
       reasoningProfile: "fast",
-      tools: ["word_count", "current_time", ...CONTEXT_TOOLS],
+      tools: ["word_count", "current_time", ...CONTEXT_TOOLS, ...OUTREACH_TOOLS],
       description: "Turns notes into clear, well-shaped documents.",
     },
   } satisfies Record<string, AgentConfig>,
@@ -243,6 +269,15 @@ export const config = {
      * last events to reach its clients first and for turns ending together to share one pass.
      */
     wakeDelayMs: intFromEnv("WORKSTREAMS_JOBS_WAKE_DELAY_MS", 100),
+  },
+  approvals: {
+    /**
+     * How long a tool call waits for the owner's answer before it expires: the model is told it
+     * was not approved and the turn goes on to its end (WORKSTREAMS_APPROVAL_TIMEOUT).
+     */
+    timeoutMs: durationFromEnv("WORKSTREAMS_APPROVAL_TIMEOUT", 24 * 3_600_000),
+    /** The longest reason an answer may give. */
+    reasonMaxChars: 500,
   },
   security: {
     /** Other origins allowed to send state-changing API requests (WORKSTREAMS_TRUSTED_ORIGINS). */

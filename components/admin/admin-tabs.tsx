@@ -9,6 +9,7 @@ const TABS = [
   { href: "/admin/members", label: "Members" },
   { href: "/admin/memories", label: "Memories" },
   { href: "/admin/jobs", label: "Background jobs" },
+  { href: "/admin/approvals", label: "Approvals" },
 ] as const;
 
 export function AdminTabs() {

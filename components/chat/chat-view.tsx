@@ -14,6 +14,7 @@ import type {
   TurnStatusEvent,
   WorkstreamDescription,
 } from "@/lib/chat-client/wire";
+import { ApprovalContext } from "./approval-card";
 import { ChatHeader } from "./chat-header";
 import { CompactionMarker } from "./compaction-marker";
 import { Composer } from "./composer";
@@ -126,7 +127,9 @@ export function ChatView({
   const blockedReason =
     chat.running && !chat.waitingForCompaction
       ? `${agentName} is replying. Stop the reply (Esc) to send something new.`
-      : null;
+      : chat.suspended
+        ? `${agentName} is waiting for your approval above. Answer it, or stop, to send something new.`
+        : null;
   // Older history beyond the latest compacted range is all compacted: its markers stand for it.
   const olderHasMore = older.hasMore && !compacted.reachedCompacted;
   const markers =
@@ -165,108 +168,114 @@ export function ChatView({
 
   return (
     <RevealActivityContext.Provider value={activity}>
-      <div className="flex h-full min-h-0">
-        <div className="flex min-w-0 flex-1 flex-col">
-          <ChatHeader
-            title={title}
-            agentName={agentName}
-            subtitle={
-              workstream.mode === "direct"
-                ? `Direct workstream with ${agentName}`
-                : `Workstream led by ${agentName}`
-            }
-            actions={
-              <>
-                {offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
-                <ContextToggle panel={panel} />
-              </>
-            }
-          />
-          <ConnectionBanner
-            online={online}
-            connection={chat.connection}
-            onReconnect={chat.reconnect}
-          />
-          <MessageList
-            messages={compacted.visible}
-            compacted={markers}
-            liveMessageId={liveMessageId}
-            stoppedMessageId={stoppedMessageId}
-            agentNames={agentNames}
-            defaultAgentName={agentName}
-            hasMore={olderHasMore}
-            loadingOlder={older.loading}
-            onLoadOlder={older.loadOlder}
-            scrollRef={scrollRef}
-            contentRef={contentRef}
-            footer={
-              chat.turn.state === "failed" ? (
-                <TurnFailure error={chat.turn.error} onRetry={chat.canRetry ? chat.retry : null} />
-              ) : null
-            }
-            empty={
-              <EmptyChat agentName={agentName}>
-                {offlineTriggers ? (
-                  <OfflineModelIntro onTry={tryExample} onShowTriggers={triggers.open} />
-                ) : null}
-              </EmptyChat>
-            }
-          />
-          <div className="relative shrink-0">
-            {/* The same scrollbar gutters as the messages above, so the composer lines up with
+      <ApprovalContext.Provider value={chat.approvals}>
+        <div className="flex h-full min-h-0">
+          <div className="flex min-w-0 flex-1 flex-col">
+            <ChatHeader
+              title={title}
+              agentName={agentName}
+              subtitle={
+                workstream.mode === "direct"
+                  ? `Direct workstream with ${agentName}`
+                  : `Workstream led by ${agentName}`
+              }
+              actions={
+                <>
+                  {offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
+                  <ContextToggle panel={panel} />
+                </>
+              }
+            />
+            <ConnectionBanner
+              online={online}
+              connection={chat.connection}
+              onReconnect={chat.reconnect}
+            />
+            <MessageList
+              messages={compacted.visible}
+              compacted={markers}
+              liveMessageId={liveMessageId}
+              stoppedMessageId={stoppedMessageId}
+              agentNames={agentNames}
+              defaultAgentName={agentName}
+              hasMore={olderHasMore}
+              loadingOlder={older.loading}
+              onLoadOlder={older.loadOlder}
+              scrollRef={scrollRef}
+              contentRef={contentRef}
+              footer={
+                chat.turn.state === "failed" ? (
+                  <TurnFailure
+                    error={chat.turn.error}
+                    onRetry={chat.canRetry ? chat.retry : null}
+                  />
+                ) : null
+              }
+              empty={
+                <EmptyChat agentName={agentName}>
+                  {offlineTriggers ? (
+                    <OfflineModelIntro onTry={tryExample} onShowTriggers={triggers.open} />
+                  ) : null}
+                </EmptyChat>
+              }
+            />
+            <div className="relative shrink-0">
+              {/* The same scrollbar gutters as the messages above, so the composer lines up with
                 their column when it is narrower than the column's maximum width. */}
-            <div className="overflow-hidden pt-1 pb-3 [scrollbar-gutter:stable_both-edges] sm:pb-4">
-              <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
-                {awayFromBottom && chat.messages.length > 0 ? (
-                  <button
-                    type="button"
-                    onClick={() => scrollToBottom("smooth")}
-                    aria-label="Jump to the latest message"
-                    className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
-                  >
-                    <ArrowDownIcon className="size-4" />
-                  </button>
-                ) : null}
-                <TurnStatusLine
-                  turn={chat.turn}
-                  writing={writing}
-                  connected={online && chat.connection === "connected"}
-                  agentName={agentName}
-                  compacting={chat.compacting}
-                  compactionWaitSeconds={limits.compactionWaitSeconds}
-                />
-                <Composer
-                  value={draft.value}
-                  onChange={draft.change}
-                  onSubmit={submit}
-                  onStop={chat.stop}
-                  running={chat.running}
-                  stopping={chat.stopping}
-                  compacting={chat.compacting}
-                  waitingForCompaction={chat.waitingForCompaction}
-                  blockedReason={blockedReason}
-                  textareaRef={composerRef}
-                  agentName={agentName}
-                  maxChars={limits.maxMessageChars}
-                />
+              <div className="overflow-hidden pt-1 pb-3 [scrollbar-gutter:stable_both-edges] sm:pb-4">
+                <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
+                  {awayFromBottom && chat.messages.length > 0 ? (
+                    <button
+                      type="button"
+                      onClick={() => scrollToBottom("smooth")}
+                      aria-label="Jump to the latest message"
+                      className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
+                    >
+                      <ArrowDownIcon className="size-4" />
+                    </button>
+                  ) : null}
+                  <TurnStatusLine
+                    turn={chat.turn}
+                    writing={writing}
+                    connected={online && chat.connection === "connected"}
+                    agentName={agentName}
+                    compacting={chat.compacting}
+                    compactionWaitSeconds={limits.compactionWaitSeconds}
+                  />
+                  <Composer
+                    value={draft.value}
+                    onChange={draft.change}
+                    onSubmit={submit}
+                    onStop={chat.stop}
+                    // A turn waiting for an approval can be stopped too.
+                    running={chat.running || chat.suspended}
+                    stopping={chat.stopping}
+                    compacting={chat.compacting}
+                    waitingForCompaction={chat.waitingForCompaction}
+                    blockedReason={blockedReason}
+                    textareaRef={composerRef}
+                    agentName={agentName}
+                    maxChars={limits.maxMessageChars}
+                  />
+                </div>
               </div>
             </div>
+            {offlineTriggers ? (
+              <TriggerDialog dialogRef={triggers.ref} triggers={offlineTriggers} />
+            ) : null}
+            <Toasts toasts={toasts} onDismiss={dismiss} />
           </div>
-          {offlineTriggers ? (
-            <TriggerDialog dialogRef={triggers.ref} triggers={offlineTriggers} />
-          ) : null}
-          <Toasts toasts={toasts} onDismiss={dismiss} />
+          <ContextPanel
+            panel={panel}
+            body={{
+              workstreamId: workstream.id,
+              context,
+              agentNames,
+              limits: contextPanel.limits,
+            }}
+          />
         </div>
-        <ContextPanel
-          panel={panel}
-          body={{
-            workstreamId: workstream.id,
-            context,
-            agentNames,
-            limits: contextPanel.limits,
-          }}
-        />
-      </div>
+      </ApprovalContext.Provider>
     </RevealActivityContext.Provider>
   );
 }

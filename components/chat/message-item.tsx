@@ -38,6 +38,7 @@ export const MessageItem = memo(function MessageItem({
   }
   if (message.role !== "assistant" || (!live && !hasVisibleParts(message.parts))) return null;
   const text = messageText(message);
+  const relayed = message.metadata?.relayedFrom;
   return (
     <article
       data-message-id={message.id}
@@ -54,7 +55,17 @@ export const MessageItem = memo(function MessageItem({
         <span className="text-sm font-medium text-fg">{agentName}</span>
       </header>
       <div className="min-w-0 sm:pl-8">
-        <AssistantParts messageId={message.id} parts={message.parts} live={live} />
+        {relayed ? (
+          <p className="mb-2 text-[13px] text-fg-subtle" data-testid="relayed-from">
+            Sent from “{relayed.title}”
+          </p>
+        ) : null}
+        <AssistantParts
+          messageId={message.id}
+          parts={message.parts}
+          live={live}
+          context={{ turnId: message.metadata?.turnId ?? null, agentName }}
+        />
         {live ? null : (
           <footer className="mt-2 flex min-h-7 items-center gap-1">
             <MessageMeta metadata={message.metadata} stopped={stopped} />

@@ -6,9 +6,10 @@ import dynamic from "next/dynamic";
 import { Suspense } from "react";
 import { isToolPart } from "@/lib/chat-client/message-stream";
 import type { ChatMessage } from "@/lib/chat-client/wire";
+import { ApprovalCard } from "./approval-card";
 import { safeHref } from "./markdown/text";
 import { revealKey } from "./reveal-activity";
-import { ToolCall } from "./tool-call";
+import { ToolCall, toolName } from "./tool-call";
 import { useRevealedText } from "./use-revealed-text";
 
 type Part = ChatMessage["parts"][number];
@@ -25,19 +26,35 @@ export function preloadMarkdown(): void {
   });
 }
 
+/** Who answers, and for which turn: what an approval card in the message needs to know. */
+export type PartsContext = { turnId: string | null; agentName: string };
+
 export function AssistantParts({
   messageId,
   parts,
   live,
+  context,
 }: {
   messageId: string;
   parts: Part[];
   live: boolean;
+  context: PartsContext;
 }) {
+  // Approvals are asked in call order: a request waits while an earlier one is unanswered.
+  const firstRequested = parts.findIndex(
+    (part) => isToolPart(part) && part.state === "approval-requested",
+  );
   return parts.map((part, index) => (
-    // A message's parts only grow at the end: the position is their identity.
-    // biome-ignore lint/suspicious/noArrayIndexKey: see above
-    <AssistantPart key={index} part={part} live={live} revealKey={revealKey(messageId, index)} />
+    <AssistantPart
+      // A message's parts only grow at the end: the position is their identity.
+      // biome-ignore lint/suspicious/noArrayIndexKey: see above
+      key={index}
+      part={part}
+      live={live}
+      revealKey={revealKey(messageId, index)}
+      context={context}
+      waitingBefore={firstRequested !== -1 && firstRequested < index}
+    />
   ));
 }
 
@@ -45,16 +62,33 @@ function AssistantPart({
   part,
   live,
   revealKey,
+  context,
+  waitingBefore,
 }: {
   part: Part;
   live: boolean;
   revealKey: string;
+  context: PartsContext;
+  waitingBefore: boolean;
 }) {
   if (part.type === "text")
     return <RevealedText text={part.text} live={live} revealKey={revealKey} />;
   if (part.type === "reasoning")
     return <Reasoning text={part.text} streaming={part.state === "streaming"} />;
-  if (isToolPart(part)) return <ToolCall part={part} />;
+  if (isToolPart(part)) {
+    if (part.state === "approval-requested" || part.state === "approval-responded") {
+      return (
+        <ApprovalCard
+          part={part}
+          toolName={toolName(part)}
+          agentName={context.agentName}
+          turnId={context.turnId}
+          waitingBefore={waitingBefore}
+        />
+      );
+    }
+    return <ToolCall part={part} />;
+  }
   if (part.type === "source-url") {
     const href = safeHref(part.url);
     return href ? (

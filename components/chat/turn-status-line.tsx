@@ -10,6 +10,7 @@
 // the line for as long as the turn runs, as `getByTestId("turn-warning")` with `data-code`.
 import {
   ArchiveIcon,
+  HandIcon,
   WifiOffIcon as OfflineIcon,
   TriangleAlertIcon as WarningIcon,
 } from "lucide-react";
@@ -82,7 +83,12 @@ export function TurnStatusLine({
       ) : null}
       {running && connected && !compactingLine ? (
         <span className="flex min-w-0 items-center gap-2 text-fg-muted">
-          <Spinner className="size-3.5 shrink-0 text-accent" />
+          {state === "suspended" ? (
+            // Nothing is working now: the turn waits for the person reading this.
+            <HandIcon className="size-3.5 shrink-0 text-accent" aria-hidden="true" />
+          ) : (
+            <Spinner className="size-3.5 shrink-0 text-accent" />
+          )}
           <span className={cx("truncate", turn.activity?.kind === "preamble" && "italic")}>
             {activityText(turn, agentName, writing)}
           </span>

@@ -8,6 +8,7 @@ import { useCallback, useState, useSyncExternalStore } from "react";
 import {
   applyChunk,
   type ChunkEffect,
+  continuingMessage,
   randomId,
   snapshot,
   streamingMessage,
@@ -88,10 +89,21 @@ class ChatSession {
     }
   };
 
-  /** Follows the workstream's running turn, if there is one. */
-  resumeStream = () => this.request({ resume: true });
+  /**
+   * Follows the workstream's running turn, if there is one. A turn going on after its approvals
+   * continues `kept` (the answer as history holds it), else the last answer on screen.
+   */
+  resumeStream = (kept?: ChatMessage) => this.request({ resume: true, kept });
 
-  private async request({ resume, messageId }: { resume: boolean; messageId?: string }) {
+  private async request({
+    resume,
+    messageId,
+    kept: keptAnswer,
+  }: {
+    resume: boolean;
+    messageId?: string;
+    kept?: ChatMessage;
+  }) {
     this.active?.abort();
     const controller = new AbortController();
     this.active = controller;
@@ -99,8 +111,12 @@ class ChatSession {
     const { transport, id } = this.options;
     try {
       let stream: ReadableStream<UIMessageChunk> | null;
+      // A turn going on after its approvals continues the last answer on screen.
+      let continues = false;
       if (resume) {
-        stream = await transport.reconnectToStream({ chatId: id, abortSignal: controller.signal });
+        const resumed = await transport.resume({ abortSignal: controller.signal });
+        stream = resumed?.stream ?? null;
+        continues = resumed?.continues ?? false;
         if (!isCurrent()) {
           await stream?.cancel();
           return;
@@ -120,7 +136,10 @@ class ChatSession {
           messageId,
         });
       }
-      const building = streamingMessage(randomId());
+      const kept = continues
+        ? (keptAnswer ?? this.current.messages.findLast((m) => m.role === "assistant"))
+        : null;
+      const building = kept ? continuingMessage(kept) : streamingMessage(randomId());
       const reader = stream.getReader();
       const stopReading = () => {
         reader.cancel().catch((error: unknown) => {

@@ -7,7 +7,7 @@
 // returns (a turn started in another tab is followed; what finished meanwhile is loaded).
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
-import { fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
+import { answerApproval, fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
 import {
   type ChatConnection,
   createChatStore,
@@ -113,7 +113,17 @@ export function useWorkstreamChat({
         onSendRefused(sent.text);
       }
     }
-    if (code === "conflict:turn_active") {
+    if (
+      code === "conflict:turn_active" &&
+      error instanceof ChatRequestError &&
+      error.details.approvalId
+    ) {
+      notify(
+        "The agent is waiting for your approval above. Answer it, or stop, to send more.",
+        "info",
+      );
+      setTimeout(() => void rendered.current.resync(), 0);
+    } else if (code === "conflict:turn_active") {
       notify("A reply is already running here (perhaps from another tab). Following it.", "info");
       // After the failed request has settled: a new request would replace it.
       setTimeout(() => void rendered.current.sync(), 0);
@@ -147,6 +157,7 @@ export function useWorkstreamChat({
   const loadLatestPage = useCallback(async () => {
     const page = await fetchHistoryPage(workstreamId, { take: pageSize });
     setMessages((current) => mergeLatest(current, page.messages));
+    return page;
   }, [workstreamId, pageSize, setMessages]);
 
   const resync = useCallback(async () => {
@@ -169,27 +180,104 @@ export function useWorkstreamChat({
   }, [workstreamId, loadLatestPage, dispatch]);
 
   /** Looks at the workstream again: follows a turn that runs, loads what happened meanwhile. */
+  // One look at a time: answers, live events and the tab coming back may all ask at once, and
+  // two replays of a turn going on would build its answer twice.
+  const looking = useRef<{ again: boolean } | null>(null);
   const sync = useCallback(async () => {
-    if (rendered.current.streaming || document.visibilityState !== "visible") return;
+    if (looking.current) {
+      looking.current.again = true;
+      return;
+    }
+    looking.current = { again: false };
     try {
-      const description = await fetchWorkstream(workstreamId);
-      dispatch({ type: "compacting", compacting: description.isCompacting });
-      const active = description.activeTurn;
-      if (active && active.state !== "suspended") {
-        // A turn started elsewhere: its question first, then its answer live.
-        if (!rendered.current.messages.some((message) => message.id === active.userMessageId)) {
-          await loadLatestPage();
+      do {
+        looking.current.again = false;
+        await look();
+      } while (looking.current.again);
+    } finally {
+      looking.current = null;
+    }
+
+    async function look() {
+      if (rendered.current.streaming || document.visibilityState !== "visible") return;
+      try {
+        const description = await fetchWorkstream(workstreamId);
+        dispatch({ type: "compacting", compacting: description.isCompacting });
+        const active = description.activeTurn;
+        if (active && active.state !== "suspended") {
+          // A turn started elsewhere: its question first, then its answer live. A turn that
+          // went on after its approvals continues the answer history holds: built on that copy.
+          const known = rendered.current.messages.some(
+            (message) => message.id === active.userMessageId,
+          );
+          const page = !known || active.resumedOffset !== null ? await loadLatestPage() : null;
+          const kept =
+            active.resumedOffset !== null
+              ? page?.messages.findLast((message) => message.role === "assistant")
+              : undefined;
+          if (!rendered.current.streaming) void resumeStream(kept);
+        } else if (description.latestOffset > store.getState().knownOffset) {
+          await resync();
         }
-        if (!rendered.current.streaming) void resumeStream();
-      } else if (description.latestOffset > store.getState().knownOffset) {
-        await resync();
+      } catch (error) {
+        console.warn("[chat] checking the workstream failed:", error);
       }
-    } catch (error) {
-      console.warn("[chat] checking the workstream failed:", error);
     }
   }, [workstreamId, resumeStream, resync, loadLatestPage, store, dispatch]);
   rendered.current.resync = resync;
   rendered.current.sync = sync;
+
+  // An approval answered in another tab (or expired, or its turn stopped), or the workstream's
+  // turn starting or ending elsewhere: look again.
+  useLiveEvents((event) => {
+    const mine =
+      (event.type === "approval" && event.workstreamId === workstreamId) ||
+      (event.type === "workstream" &&
+        event.reason === "running" &&
+        event.workstream.id === workstreamId &&
+        store.getState().turn.state === "suspended");
+    if (mine && !rendered.current.streaming) void rendered.current.sync();
+  });
+
+  const [answering, setAnswering] = useState<string | null>(null);
+  const answerOne = useCallback(
+    async ({
+      approvalId,
+      approved,
+      reason,
+    }: {
+      approvalId: string;
+      approved: boolean;
+      reason: string;
+    }) => {
+      const turnId = store.getState().turn.turnId;
+      if (!turnId) return;
+      setAnswering(approvalId);
+      try {
+        await answerApproval(workstreamId, {
+          turnId,
+          approvalId,
+          approved,
+          ...(reason ? { reason } : {}),
+        });
+      } catch (error) {
+        const code = error instanceof ChatRequestError ? error.code : "client:error";
+        rendered.current.notify(
+          code === "conflict:approval_answered"
+            ? "That approval was already answered (perhaps in another tab)."
+            : error instanceof Error
+              ? error.message
+              : "Couldn't send your answer.",
+          code === "conflict:approval_answered" ? "info" : "error",
+        );
+      } finally {
+        setAnswering(null);
+      }
+      // The answer is in history now; a turn that went on is followed from there.
+      await rendered.current.sync();
+    },
+    [workstreamId, store],
+  );
 
   // The session stays in "error" after a failed request; the error was handled above.
   useEffect(() => {
@@ -288,6 +376,13 @@ export function useWorkstreamChat({
     /** A message is sent and the server holds it until the compaction is done. */
     waitingForCompaction: state.compacting && state.turn.activity?.kind === "sending",
     running: isRunning(state.turn) || streaming,
+    /** The turn waits for the owner's answer to an approval. */
+    suspended: state.turn.state === "suspended" && !streaming,
+    approvals: {
+      turnId: state.turn.state === "suspended" ? state.turn.turnId : null,
+      answering,
+      answer: answerOne,
+    },
     stopping: state.stopping,
     liveMessageId,
     canRetry: turn.state === "failed" && Boolean(retryTarget) && (turn.error?.retryable ?? true),

@@ -34,6 +34,19 @@ export function RunningDot({ running }: { running: boolean }) {
   );
 }
 
+/** A message arrived from another workstream since the owner last opened this one. */
+export function UnreadMark({ unread }: { unread: boolean }) {
+  if (!unread) return null;
+  return (
+    <span
+      data-testid="unread-mark"
+      className="shrink-0 rounded-full bg-accent px-1.5 text-[10px] leading-4 font-semibold text-accent-fg"
+    >
+      New
+    </span>
+  );
+}
+
 export function WorkstreamRow({
   workstream,
   active,
@@ -70,6 +83,7 @@ export function WorkstreamRow({
         href={`/w/${encodeURIComponent(workstream.id)}`}
         data-sidebar-item=""
         data-workstream-id={workstream.id}
+        data-unread={workstream.hasUnread && !active ? "" : undefined}
         data-renamable={actions ? "" : undefined}
         aria-current={active ? "page" : undefined}
         className={cx(
@@ -89,6 +103,7 @@ export function WorkstreamRow({
             Archived
           </span>
         ) : null}
+        <UnreadMark unread={Boolean(workstream.hasUnread) && !active} />
         <RunningDot running={workstream.isRunning} />
         <LastActive iso={workstream.lastActivityAt} now={now} hideOnHover={Boolean(actions)} />
       </Link>

@@ -1,5 +1,6 @@
 // Every table of the app, re-exported for drizzle's relational API and drizzle-kit.
 export * from "./activity";
+export * from "./approvals";
 export * from "./auth";
 export * from "./compactions";
 export * from "./context";

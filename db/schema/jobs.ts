@@ -17,6 +17,11 @@ export const jobEvents = pgTable(
     name: text("name").notNull(),
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The event's time when it is not its creation: a time in the future delays the runs it
+     * starts until then (Inngest schedules them by the event's `ts`; the runner by `run_at`).
+     */
+    ts: timestamp("ts", { withTimezone: true }),
     /** Null until the engine has it; the dispatcher retries rows still null. */
     dispatchedAt: timestamp("dispatched_at", { withTimezone: true }),
     /** Failed hand-overs so far, and when the next may be tried (backoff). */

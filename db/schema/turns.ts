@@ -45,6 +45,11 @@ export const turns = pgTable(
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
     stopRequestedAt: timestamp("stop_requested_at", { withTimezone: true }),
     firstOffset: bigint("first_offset", { mode: "number" }),
+    /**
+     * Where the turn's current run began when it went on after an approval: its events from here
+     * continue the answer kept when it was suspended. Null for a turn that never waited.
+     */
+    resumedOffset: bigint("resumed_offset", { mode: "number" }),
     lastOffset: bigint("last_offset", { mode: "number" }),
     agentId: text("agent_id"),
     model: text("model"),

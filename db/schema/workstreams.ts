@@ -45,6 +45,8 @@ export const workstreams = pgTable(
     compactionLeaseExpiresAt: timestamp("compaction_lease_expires_at", { withTimezone: true }),
     compactionSummary: text("compaction_summary"),
     lastCompactedMessageId: text("last_compacted_message_id"),
+    /** A message arrived from another workstream and the owner has not opened this one since. */
+    unreadSince: timestamp("unread_since", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

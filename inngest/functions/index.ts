@@ -1,6 +1,7 @@
 // Every background function, in one list: served to Inngest and registered with the embedded
 // runner alike. A new function is added here and nowhere else.
 import type { AnyJobDefinition } from "@/inngest/define";
+import { approvalExpiry } from "./approval-expiry";
 import { contextCompaction } from "./context-compaction";
 import { memoryBlockSummary } from "./memory-block-summary";
 import { postChatMemory } from "./post-chat-memory";
@@ -17,4 +18,5 @@ export const JOBS: readonly AnyJobDefinition[] = [
   regularChatMemoryDigest,
   skillExtraction,
   contextCompaction,
+  approvalExpiry,
 ];

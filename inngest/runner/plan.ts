@@ -19,6 +19,8 @@ export type FunctionPlan = {
   concurrency?: { key: EventKey; limit: number };
   throttle?: { key?: EventKey; limit: number; periodMs: number };
   debounce?: { key?: EventKey; periodMs: number; timeoutMs?: number };
+  /** Runs wait for the event's time (a delayed event). */
+  startsAtEventTime: boolean;
 };
 
 export function planOf(definition: AnyJobDefinition): FunctionPlan {
@@ -27,6 +29,7 @@ export function planOf(definition: AnyJobDefinition): FunctionPlan {
     id: definition.id,
     isStartedBy: (event) => triggers(definition, event),
     maxAttempts: (retries ?? DEFAULT_RETRIES) + 1,
+    startsAtEventTime: definition.startsAt === "event.ts",
     concurrency,
     throttle: throttle && {
       key: throttle.key,

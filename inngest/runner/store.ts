@@ -44,9 +44,10 @@ export async function adoptEvents(
     plans
       .filter((plan) => plan.isStartedBy(event))
       .map((plan) => {
-        const row = jobRow(plan, event, now, now, keysOf(plan, event));
+        const row = jobRow(plan, event, now, runAtOf(plan, event, now), keysOf(plan, event));
         return {
           id: row.id,
+          run_at: row.runAt?.toISOString(),
           function_id: row.functionId,
           event_id: row.eventId,
           event: row.event,
@@ -65,11 +66,11 @@ export async function adoptEvents(
     ), inserted as (
       insert into "jobs" ("id", "function_id", "event_id", "event", "max_attempts", "run_at",
         "created_at", "concurrency_key", "throttle_key")
-      select r."id", r."function_id", r."event_id", r."event", r."max_attempts", ${at(now)},
+      select r."id", r."function_id", r."event_id", r."event", r."max_attempts", r."run_at",
         ${at(now)}, r."concurrency_key", r."throttle_key"
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r("id" text, "function_id" text,
-        "event_id" text, "event" jsonb, "max_attempts" int, "concurrency_key" text,
-        "throttle_key" text)
+        "event_id" text, "event" jsonb, "max_attempts" int, "run_at" timestamptz,
+        "concurrency_key" text, "throttle_key" text)
       where r."event_id" in (select "id" from pending)
       on conflict ("function_id", "event_id") do nothing
       returning 1
@@ -99,7 +100,7 @@ export async function insertJobs(
         debounced.push({ plan, event, key: keys.debounceKey });
         continue;
       }
-      plain.push(jobRow(plan, event, now, now, keys));
+      plain.push(jobRow(plan, event, now, runAtOf(plan, event, now), keys));
     }
   }
   // Events of one batch with the same debounce key: only the latest can be the one that runs, so
@@ -134,6 +135,14 @@ export async function insertJobs(
 }
 
 type JobInsert = typeof jobs.$inferInsert;
+
+/**
+ * When a job may first run: now, or, for a function that starts at its event's time, that time
+ * when it lies ahead (a delayed event, such as an approval's expiry; Inngest does the same).
+ */
+function runAtOf(plan: FunctionPlan, event: JobEvent, now: number): number {
+  return plan.startsAtEventTime && Number.isFinite(event.ts) ? Math.max(now, event.ts) : now;
+}
 
 function jobRow(
   plan: FunctionPlan,

@@ -111,3 +111,42 @@ export function stopTurn(workstreamId: string, options: ApiOptions = {}): Promis
     { method: "POST" },
   );
 }
+
+export type ApprovalAnswer = {
+  state: "approved" | "denied";
+  /** The turn went on (its last approval was answered); else `next` is the one to answer. */
+  continued: boolean;
+  next: { approvalId: string; toolName: string } | null;
+};
+
+/** Approves or denies one approval of a suspended turn; the server goes on with the turn. */
+export function answerApproval(
+  workstreamId: string,
+  {
+    turnId,
+    approvalId,
+    approved,
+    reason,
+  }: {
+    turnId: string;
+    approvalId: string;
+    approved: boolean;
+    reason?: string;
+  },
+  options: ApiOptions = {},
+): Promise<ApprovalAnswer> {
+  const path = `/turns/${encodeURIComponent(turnId)}/approvals/${encodeURIComponent(approvalId)}`;
+  return getJson(
+    workstreamPath(workstreamId, path),
+    (value) =>
+      isRecord(value) && (value.state === "approved" || value.state === "denied")
+        ? (value as ApprovalAnswer)
+        : null,
+    options,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(reason ? { approved, reason } : { approved }),
+    },
+  );
+}

@@ -67,6 +67,15 @@ describe("chatReducer", () => {
     expect(chatReducer(running, { type: "stopped", turnId }).turn.state).toBe("cancelled");
   });
 
+  it("Stop cancels a turn waiting for an approval", () => {
+    const waiting = chatReducer(start(), {
+      type: "status",
+      status: { turnId, state: "suspended", reason: "Waiting for your approval of a tool call." },
+    });
+    expect(waiting.turn.state).toBe("suspended");
+    expect(chatReducer(waiting, { type: "stopped", turnId }).turn.state).toBe("cancelled");
+  });
+
   it("keeps the highest offset seen", () => {
     const state = [5, 3, 9, 7].reduce(
       (current, offset) => chatReducer(current, { type: "offset", offset }),

@@ -6,7 +6,7 @@
 // timers) read the current state instead of the one their closure captured.
 
 import { ERROR_SENTENCES } from "@/lib/http/errors";
-import { IDLE_TURN, isRunning, reduceTurnStatus, sendingTurn, type TurnView } from "./turn-status";
+import { IDLE_TURN, isOpen, reduceTurnStatus, sendingTurn, type TurnView } from "./turn-status";
 import type { TurnStatusEvent } from "./wire";
 
 export type ChatConnection = "connected" | "reconnecting" | "offline" | "lost";
@@ -85,8 +85,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "stopping":
       return state.stopping === action.stopping ? state : { ...state, stopping: action.stopping };
     case "stopped":
-      // Only the turn that was stopped, and only if no later status already ended it.
-      if (state.turn.turnId !== action.turnId || !isRunning(state.turn)) return state;
+      // Only the turn that was stopped (running or waiting for an approval), and only if no
+      // later status already ended it.
+      if (state.turn.turnId !== action.turnId || !isOpen(state.turn)) return state;
       return {
         ...state,
         turn: reduceTurnStatus(state.turn, {

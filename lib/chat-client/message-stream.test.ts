@@ -1,6 +1,6 @@
 import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { applyChunk, snapshot, streamingMessage } from "./message-stream";
+import { applyChunk, continuingMessage, snapshot, streamingMessage } from "./message-stream";
 import type { ChatMessage } from "./wire";
 
 const META = { agentId: "agent_1", turnId: "turn_1", model: "offline", startedAt: "2026-11-23" };
@@ -45,7 +45,55 @@ const TURN: UIMessageChunk[] = [
   { type: "finish", finishReason: "stop", messageMetadata: { ...META, costUsd: 0 } },
 ];
 
-async function sdkMessage(chunks: UIMessageChunk[]): Promise<ChatMessage | undefined> {
+// A turn that ends on two tool calls waiting for approval (the stream ends with the requests),
+// and its continuation once both are answered: the answers (logged when given), then the same
+// message goes on with the approved call's output, the denied one, and the text after them.
+const SUSPENDED: UIMessageChunk[] = [
+  { type: "start", messageId: "msg_answer", messageMetadata: META },
+  { type: "start-step" },
+  { type: "tool-input-start", toolCallId: "call_a", toolName: "send_message" },
+  { type: "tool-input-delta", toolCallId: "call_a", inputTextDelta: '{"workstreamId":"Writer",' },
+  { type: "tool-input-delta", toolCallId: "call_a", inputTextDelta: '"text":"hi"}' },
+  {
+    type: "tool-input-available",
+    toolCallId: "call_a",
+    toolName: "send_message",
+    input: { workstreamId: "Writer", text: "hi" },
+  },
+  {
+    type: "tool-approval-request",
+    approvalId: "ap_1",
+    toolCallId: "call_a",
+    reason: "You asked me to pass this on.",
+  },
+  {
+    type: "tool-input-available",
+    toolCallId: "call_b",
+    toolName: "send_message",
+    input: { workstreamId: "Analyst", text: "numbers?" },
+  },
+  { type: "tool-approval-request", approvalId: "ap_2", toolCallId: "call_b" },
+  { type: "finish-step" },
+  { type: "finish", finishReason: "tool-calls", messageMetadata: META },
+];
+const CONTINUATION: UIMessageChunk[] = [
+  { type: "tool-approval-response", approvalId: "ap_1", approved: true },
+  { type: "tool-approval-response", approvalId: "ap_2", approved: false, reason: "not now" },
+  { type: "start", messageId: "msg_answer", messageMetadata: META },
+  { type: "tool-output-available", toolCallId: "call_a", output: { sent: true } },
+  { type: "tool-output-denied", toolCallId: "call_b" },
+  { type: "start-step" },
+  { type: "text-start", id: "t9" },
+  { type: "text-delta", id: "t9", delta: "Sent to Writer; the Analyst one was declined." },
+  { type: "text-end", id: "t9" },
+  { type: "finish-step" },
+  { type: "finish", finishReason: "stop", messageMetadata: { ...META, costUsd: 0 } },
+];
+
+async function sdkMessage(
+  chunks: UIMessageChunk[],
+  from?: ChatMessage,
+): Promise<ChatMessage | undefined> {
   const stream = new ReadableStream<UIMessageChunk>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
@@ -53,7 +101,8 @@ async function sdkMessage(chunks: UIMessageChunk[]): Promise<ChatMessage | undef
     },
   });
   let last: ChatMessage | undefined;
-  for await (const message of readUIMessageStream<ChatMessage>({ stream })) last = message;
+  const read = readUIMessageStream<ChatMessage>({ stream, message: from });
+  for await (const message of read) last = message;
   return last;
 }
 
@@ -113,5 +162,50 @@ describe("the chat's message stream (without the AI SDK's runtime in the browser
     );
     expect(effect.data?.data).toEqual({ turnId: "turn_1", state: "ready" });
     expect(state.message.parts).toEqual([]);
+  });
+
+  it("UI18 approval requests and answers fold as useChat folds them, across the whole turn", async () => {
+    const whole = [...SUSPENDED, ...CONTINUATION];
+    for (let n = 1; n <= whole.length; n++) {
+      const prefix = whole.slice(0, n);
+      expect(defined(ours(prefix)), `after ${n} chunks`).toEqual(defined(await sdkMessage(prefix)));
+    }
+    const suspended = await sdkMessage(SUSPENDED);
+    const requested = suspended?.parts.filter((part) => part.type === "tool-send_message");
+    expect(requested).toMatchObject([
+      {
+        state: "approval-requested",
+        approval: { id: "ap_1", requestReason: "You asked me to pass this on." },
+      },
+      { state: "approval-requested", approval: { id: "ap_2" } },
+    ]);
+  });
+
+  it("UI18 a turn going on after its approvals continues the kept answer, as useChat continues it", async () => {
+    const kept = await sdkMessage(SUSPENDED);
+    if (!kept) throw new Error("no kept answer");
+    for (let n = 1; n <= CONTINUATION.length; n++) {
+      const prefix = CONTINUATION.slice(0, n);
+      const state = continuingMessage(kept);
+      let shown = snapshot(state);
+      for (const chunk of prefix) {
+        if (applyChunk(state, chunk, { replay: true }).changed) shown = snapshot(state);
+      }
+      expect(defined(shown), `after ${n} chunks`).toEqual(defined(await sdkMessage(prefix, kept)));
+    }
+    // The SDK's reader folds into the message it is given; ours into a copy.
+    const fresh = await sdkMessage(SUSPENDED);
+    if (!fresh) throw new Error("no kept answer");
+    const state = continuingMessage(fresh);
+    for (const chunk of CONTINUATION) applyChunk(state, chunk, { replay: true });
+    expect(snapshot(state).parts.filter((part) => part.type === "tool-send_message")).toMatchObject(
+      [
+        { state: "output-available", approval: { id: "ap_1", approved: true } },
+        { state: "output-denied", approval: { id: "ap_2", approved: false, reason: "not now" } },
+      ],
+    );
+    expect(fresh.parts.some((part) => "state" in part && part.state === "output-available")).toBe(
+      false,
+    );
   });
 });

@@ -30,6 +30,18 @@ export function streamingMessage(messageId: string): StreamingMessage {
   };
 }
 
+/**
+ * A turn that goes on after its approvals continues the answer kept when it was suspended (as
+ * the AI SDK continues the last assistant message): the chunks apply on top of a copy of it.
+ */
+export function continuingMessage(message: ChatMessage): StreamingMessage {
+  return {
+    ...streamingMessage(message.id),
+    message: structuredClone(message),
+    fresh: false,
+  };
+}
+
 /** A 16-character id from the browser's random source (the shape the AI SDK's generateId makes). */
 export function randomId(): string {
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -268,7 +280,36 @@ export function applyChunk(
       const part = findTool(state, chunk.toolCallId);
       if (!part) return NOTHING;
       part.state = "approval-requested";
-      part.approval = { id: chunk.approvalId };
+      part.approval = {
+        id: chunk.approvalId,
+        ...(chunk.approvalDescriptor != null ? { descriptor: chunk.approvalDescriptor } : {}),
+        ...(Object.hasOwn(chunk, "inputSchemaInput")
+          ? { inputSchemaInput: chunk.inputSchemaInput }
+          : {}),
+        ...(chunk.reason != null ? { requestReason: chunk.reason } : {}),
+        ...(chunk.isAutomatic === true ? { isAutomatic: true } : {}),
+        ...(chunk.signature != null ? { signature: chunk.signature } : {}),
+      };
+      return CHANGED;
+    }
+    case "tool-approval-response": {
+      // Found by its approval: the answer may come from another tab, long after the request.
+      const part = parts(state).find(
+        (item) =>
+          isToolType(item.type) &&
+          (item.approval as { id?: string } | undefined)?.id === chunk.approvalId,
+      );
+      if (!part) return NOTHING;
+      const approval = (part.approval as Record<string, unknown> | undefined) ?? {};
+      part.state = "approval-responded";
+      part.approval = {
+        ...approval,
+        id: chunk.approvalId,
+        approved: chunk.approved,
+        ...(chunk.reason != null ? { reason: chunk.reason } : {}),
+      };
+      if (chunk.providerExecuted != null) part.providerExecuted = chunk.providerExecuted;
+      if (chunk.providerMetadata != null) part.callProviderMetadata = chunk.providerMetadata;
       return CHANGED;
     }
     case "source-url":

@@ -120,6 +120,53 @@ describe("WorkstreamTransport", () => {
     expect(fetch.mock.calls[1]?.[0]).toBe("/api/workstreams/w1/events?after=9");
   });
 
+  it("resumes a turn that went on after its approvals from where it went on, continuing the kept answer", async () => {
+    const fetch = vi.fn(async (url: string) =>
+      url.includes("/events")
+        ? sseResponse(
+            `id: 31\ndata: {"type":"tool-approval-response","approvalId":"ap_1","approved":true}\n\n`,
+          )
+        : jsonResponse(
+            description({
+              id: "turn_1",
+              state: "active",
+              firstOffset: 10,
+              resumedOffset: 31,
+              userMessageId: "m1",
+            }),
+          ),
+    );
+    const transport = new WorkstreamTransport({ workstreamId: "w1", fetch });
+    const resumed = await transport.resume({});
+    expect(resumed?.continues).toBe(true);
+    expect(await collect(resumed?.stream as ReadableStream<UIMessageChunk>)).toEqual([
+      { type: "tool-approval-response", approvalId: "ap_1", approved: true },
+    ]);
+    expect(fetch.mock.calls[1]?.[0]).toBe("/api/workstreams/w1/events?after=30");
+  });
+
+  it("resumes nothing while the turn waits for an approval", async () => {
+    const onNothingToResume = vi.fn();
+    const fetch = vi.fn(async () =>
+      jsonResponse(
+        description({
+          id: "turn_1",
+          state: "suspended",
+          firstOffset: 10,
+          resumedOffset: null,
+          userMessageId: "m1",
+        }),
+      ),
+    );
+    const transport = new WorkstreamTransport({
+      workstreamId: "w1",
+      fetch,
+      events: { onNothingToResume },
+    });
+    expect(await transport.resume({})).toBeNull();
+    expect(onNothingToResume).toHaveBeenCalled();
+  });
+
   it("resumes nothing when no turn runs, and says what it found", async () => {
     const onNothingToResume = vi.fn();
     const fetch = vi.fn(async () => jsonResponse(description(null)));

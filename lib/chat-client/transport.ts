@@ -11,6 +11,7 @@ import {
   type StreamEnvironment,
 } from "./follow-stream";
 import {
+  type ActiveTurn,
   type ChatMessage,
   ChatRequestError,
   readRequestError,
@@ -37,6 +38,11 @@ export type WorkstreamTransportOptions = {
 };
 
 const SSE_ACCEPT = { accept: "text/event-stream" };
+
+/** The offset a replay of the running turn starts after: its first, or where it went on. */
+function replayFrom(turn: ActiveTurn): number {
+  return Math.max(0, (turn.resumedOffset ?? turn.firstOffset) - 1);
+}
 
 export class WorkstreamTransport implements ChatTransport<ChatMessage> {
   readonly resumeStreamIsReplay = true;
@@ -90,6 +96,18 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
   }: Parameters<
     ChatTransport<ChatMessage>["reconnectToStream"]
   >[0]): Promise<ReadableStream<UIMessageChunk> | null> {
+    return (await this.resume({ abortSignal }))?.stream ?? null;
+  }
+
+  /**
+   * Finds the running turn and replays it. A turn that went on after its approvals is replayed
+   * from where it went on: its chunks continue the answer as history holds it (`continues`, the
+   * id of that message), which the caller builds on instead of starting over.
+   */
+  async resume({ abortSignal }: { abortSignal?: AbortSignal }): Promise<{
+    stream: ReadableStream<UIMessageChunk>;
+    continues: boolean;
+  } | null> {
     const description = await fetchWorkstream(this.options.workstreamId, {
       fetch: this.options.fetch,
       signal: abortSignal,
@@ -99,12 +117,15 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
       this.options.events?.onNothingToResume?.(description);
       return null;
     }
-    return this.follow({
-      response: null,
-      after: Math.max(0, turn.firstOffset - 1),
-      turnId: turn.id,
-      signal: abortSignal,
-    });
+    return {
+      stream: this.follow({
+        response: null,
+        after: replayFrom(turn),
+        turnId: turn.id,
+        signal: abortSignal,
+      }),
+      continues: turn.resumedOffset !== null,
+    };
   }
 
   private follow({
@@ -140,7 +161,7 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
           signal: locateSignal,
         });
         const active = description.activeTurn;
-        return active && active.id === turnId ? Math.max(0, active.firstOffset - 1) : null;
+        return active && active.id === turnId ? replayFrom(active) : null;
       },
     });
   }

@@ -43,6 +43,7 @@ export const ERROR_SENTENCES = {
   "forbidden:origin": "Requests from this origin are not allowed.",
   "forbidden:owner_only": "Only an owner can do this.",
   "forbidden:role": "Your role does not allow this.",
+  "not_found:approval": "This approval does not exist.",
   "not_found:inngest": "Inngest is not configured.",
   "not_found:invitation": "This invitation does not exist.",
   "not_found:memory_entry": "This memory note does not exist.",
@@ -54,6 +55,9 @@ export const ERROR_SENTENCES = {
   "not_found:workstream": "This workstream does not exist.",
   "method_not_allowed:method": "This endpoint does not accept this method.",
   "conflict:already_member": "This person is already a member.",
+  "conflict:approval_answered": "This approval was already answered, or its turn has ended.",
+  "conflict:approval_order":
+    "Another approval of this turn comes first: answer the approvals in the order they were asked.",
   "conflict:archived": "This workstream is archived.",
   "conflict:core_immutable": "Core workstreams cannot be changed this way.",
   "conflict:direct_immutable": "Direct workstreams cannot be changed this way.",
@@ -96,6 +100,7 @@ export const ERROR_SENTENCES = {
   // Warnings: the turn goes on; the chat shows them under the status line.
   "retrieval:failed":
     "Looking up what the agent knows failed, so this answer is written without it.",
+  "turn:awaiting_approval": "Waiting for your approval of a tool call.",
 } as const satisfies Record<string, string>;
 
 export type ErrorCode = keyof typeof ERROR_SENTENCES;

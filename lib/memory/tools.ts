@@ -8,6 +8,7 @@ import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
 import { wakeJobsSoon } from "@/inngest/engine";
+import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
 import { isAppError } from "@/lib/http/errors";
@@ -98,6 +99,9 @@ function recallTool({ userId, organizationId, agentId }: ToolScope) {
 }
 
 export function registerMemoryTools(): void {
+  // This workstream's own notes and history: nothing leaves the workstream.
+  declareApproval("add_memory_note", false);
+  declareApproval("search_history", false);
   registerScopedTool("add_memory_note", ({ userId, organizationId, workstreamId, agentId }) =>
     tool({
       description:

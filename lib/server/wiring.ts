@@ -14,14 +14,16 @@ import { type BusEvent, bus } from "@/lib/turns/bus";
 import { memberSection } from "@/lib/turns/context";
 import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
+import { registerSendMessageTool } from "@/lib/turns/send-message";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
 import { processSingleton } from "./singleton";
 
-const state = processSingleton<{ wired?: Promise<void>; queues: Map<string, Promise<void>> }>(
-  "domain-wiring",
-  () => ({ queues: new Map() }),
-);
+const state = processSingleton<{
+  wired?: Promise<void>;
+  tools?: boolean;
+  queues: Map<string, Promise<void>>;
+}>("domain-wiring", () => ({ queues: new Map() }));
 
 /**
  * Runs `work` after the previous work for the same workstream, so a turn's "running" and
@@ -81,17 +83,29 @@ function registerScopedToolsHook(): void {
   });
 }
 
+/**
+ * What a turn's agent is given: the domains' scoped tools (bound per turn by the agent's tool
+ * list) and the member section of its context. Once per process; part of wireDomains, and on its
+ * own for tests that run turns without the background machinery.
+ */
+export function wireTurnTools(): void {
+  if (state.tools) return;
+  state.tools = true;
+  registerOnboardingTool();
+  registerMemoryTools();
+  registerStateTools();
+  registerSendMessageTool();
+  registerScopedToolsHook();
+  registerMemberSection();
+  // After the member section: the extra sections' budget keeps the earlier ones first.
+  registerSkills();
+}
+
 /** Connects the domains (once per process; later calls wait for the first). */
 export function wireDomains(): Promise<void> {
   state.wired ??= (async () => {
     bus.on(onBusEvent);
-    registerOnboardingTool();
-    registerMemoryTools();
-    registerStateTools();
-    registerScopedToolsHook();
-    registerMemberSection();
-    // After the member section: the extra sections' budget keeps the earlier ones first.
-    registerSkills();
+    wireTurnTools();
     // Open the live channel now, so LISTEN is up before the first change on Postgres.
     await getFanout();
     // Post-turn work: the outbox sender, and the embedded runner unless Inngest runs the jobs;

@@ -4,6 +4,7 @@
 // edit takes; the agent's merges evict by the lists' rules instead of being refused.
 import "server-only";
 import { tool } from "ai";
+import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { isAppError } from "@/lib/http/errors";
 import { toStorableJson } from "@/lib/text/storable";
@@ -67,6 +68,9 @@ function toolError(error: unknown): Error {
 }
 
 export function registerStateTools(): void {
+  // The agent's own notes on the work: they change nothing outside this workstream.
+  declareApproval("update_workstream_state", false);
+  declareApproval("update_plan", false);
   registerScopedTool("update_workstream_state", (scope) =>
     tool({
       description: STATE_DESCRIPTION,

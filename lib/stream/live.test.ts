@@ -40,6 +40,7 @@ const samples: { [T in LiveEvent["type"]]: Extract<LiveEvent, { type: T }> } = {
   onboarding: { type: "onboarding", state: "completed" },
   refresh: { type: "refresh" },
   context: { type: "context", workstreamId: "ws_1", reason: "state" },
+  approval: { type: "approval", workstreamId: "ws_1", turnId: "turn_1", continued: true },
 };
 
 const owner = topicKey({ kind: "user", organizationId: "org_1", userId: "u_1" });

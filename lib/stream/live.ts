@@ -22,6 +22,11 @@ export type LiveEvent =
   | { type: "workstream_deleted"; workstreamId: string }
   | { type: "activity"; entry: ActivityEntry }
   | { type: "onboarding"; state: OnboardingState }
+  /**
+   * An approval of a suspended turn was answered (from any tab, or by its expiry): the owner's
+   * open chats of the workstream reload the card and, when the turn went on, follow it.
+   */
+  | { type: "approval"; workstreamId: string; turnId: string; continued: boolean }
   /** The workstream's state, plan or memory block changed: its owner's panel reloads it. */
   | { type: "context"; workstreamId: string; reason: ContextChangeReason }
   /** Something changed that did not fit in one message: reload. */
@@ -90,6 +95,7 @@ export function toOrganizationEvent(event: LiveEvent): OrganizationEvent | null 
     case "activity":
     case "onboarding":
     case "context":
+    case "approval":
       return null;
     default:
       return unhandled(event);

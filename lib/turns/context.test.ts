@@ -25,6 +25,7 @@ const workstream: WorkstreamRow = {
   compactionLeaseExpiresAt: null,
   compactionSummary: "We scoped the billing migration to invoices and refunds.",
   lastCompactedMessageId: "m_0",
+  unreadSince: null,
   createdAt: new Date(AT),
   updatedAt: new Date(AT),
 };

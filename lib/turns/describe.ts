@@ -70,6 +70,11 @@ export async function describeWorkstream(workstream: WorkstreamRow) {
           id: open.id,
           state: open.state,
           firstOffset: open.firstOffset ?? 0,
+          /**
+           * Set once the turn went on after an approval: its events from here continue the
+           * answer as history holds it, so a follower starts from the kept message.
+           */
+          resumedOffset: open.resumedOffset ?? null,
           userMessageId: open.userMessageId,
         }
       : null,

@@ -24,6 +24,9 @@ export type MessageMetadata = {
   finishedAt?: string;
   stopped?: boolean;
   failed?: boolean;
+  /** A message another workstream sent here (send_message): where it came from, and when. */
+  relayedFrom?: { workstreamId: string; title: string; agentId: string };
+  sentAt?: string;
 };
 
 export type WorkstreamMessage = UIMessage<MessageMetadata>;

@@ -3,6 +3,7 @@
 // the admin runs list shows) is the sentence of a code of the closed vocabulary; an exception's
 // own message never gets this far.
 
+import type { RequestedApproval } from "@/lib/approvals/store";
 import { ERROR_SENTENCES, type ErrorCode } from "@/lib/http/errors";
 import { classifyProviderError, errorClass } from "@/lib/models/provider-errors";
 import { type LoggedChunk, statusChunk } from "@/lib/stream/types";
@@ -11,7 +12,13 @@ import type { MessageMetadata, WorkstreamMessage } from "./messages";
 import { StopRequested } from "./run-registry";
 import type { TurnEnd } from "./turn-store";
 
-export type Outcome = { end: TurnEnd; message: WorkstreamMessage | null; closing: LoggedChunk[] };
+export type Outcome = {
+  end: TurnEnd;
+  message: WorkstreamMessage | null;
+  closing: LoggedChunk[];
+  /** A suspended turn: the tool calls it waits for the owner to answer, in call order. */
+  approvals?: RequestedApproval[];
+};
 
 /** Why a turn failed, as a client may learn it: a code and a few fields that are ours. */
 export type TurnFailure = {

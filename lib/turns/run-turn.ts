@@ -9,8 +9,11 @@ import {
   streamText,
   type UIMessageChunk,
 } from "ai";
+import { wakeJobsSoon } from "@/inngest/engine";
 import { turnCompleted } from "@/inngest/events";
+import { toolApprovalStatus } from "@/lib/agents/approval-policy";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
+import { recordApprovals } from "@/lib/approvals/store";
 import type { Viewer } from "@/lib/auth/viewer";
 import { compactionDue, historyBudget } from "@/lib/compaction/threshold";
 import { config } from "@/lib/config";
@@ -52,10 +55,11 @@ import {
   stopCode,
 } from "./outcome";
 import { runRegistry, StopRequested } from "./run-registry";
+import { type ResumedTurn, resumedRecord, stepsSoFar, suspended } from "./suspend";
 import { gateTools } from "./tool-gate";
 import { closeTurn, type OpeningRead, type TurnRow } from "./turn-store";
 
-type RunInput = {
+export type RunInput = {
   turn: TurnRow;
   workstream: WorkstreamRow;
   /** The messages since the last compaction, the new one last (read when the turn was opened). */
@@ -70,6 +74,8 @@ type RunInput = {
   viewer: Viewer;
   controller: AbortController;
   log: TurnLog;
+  /** The turn goes on after its approvals were answered, from the answer it kept then. */
+  resumed?: ResumedTurn;
 };
 
 export async function runTurn(input: RunInput): Promise<void> {
@@ -108,7 +114,8 @@ async function execute(
   input: RunInput,
   onComposed: (context: ContextRecord) => void,
 ): Promise<Outcome> {
-  const { turn, workstream, history, historyLeftOut, kept, viewer, controller, log } = input;
+  const { turn, workstream, history, historyLeftOut, kept, viewer, controller, log, resumed } =
+    input;
   const ctx = hookContext(input);
   const scope = stageScope(input);
   const startedAt = new Date().toISOString();
@@ -146,13 +153,15 @@ async function execute(
     turnId: turn.id,
     model: resolved.model.modelId,
     reasoningProfile: resolved.reasoningProfile,
-    startedAt,
+    startedAt: resumed?.message.metadata?.startedAt ?? startedAt,
   };
   log.append({ type: "start", messageId: turn.assistantMessageId, messageMetadata: metadata });
 
   let final: WorkstreamMessage | null = null;
   let streamError: unknown = null;
   const stepUsages: Array<TokenUsage | null> = [];
+  // After an approval the turn goes on with the steps it has left.
+  const stepsBefore = resumed ? stepsSoFar(resumed.message) : 0;
   const result = await stage(scope, "SEND_REQUEST", async () => {
     const request = await beforeStage(
       "SEND_REQUEST",
@@ -172,7 +181,10 @@ async function execute(
       messages: request.messages,
       allowSystemInMessages: true,
       tools: gateTools(resolved.tools, ctx, scope),
-      stopWhen: isStepCount(config.turns.maxSteps),
+      // Tools that need a person's approval end the stream with approval requests instead of
+      // running; the continuation after the answers runs (only) the approved ones.
+      toolApproval: ({ toolCall }) => toolApprovalStatus(toolCall),
+      stopWhen: isStepCount(Math.max(1, config.turns.maxSteps - stepsBefore)),
       abortSignal: controller.signal,
       maxRetries: 0, // attempts, backoff and fallback are the resilient model's
       onError: () => {}, // failures reach the turn through the UI stream's error chunk
@@ -186,6 +198,8 @@ async function execute(
   });
   const ui = result.toUIMessageStream<WorkstreamMessage>({
     sendStart: false,
+    // Going on after an approval: the answer continues the message kept at the suspension.
+    originalMessages: resumed ? [resumed.message] : undefined,
     onEnd: ({ responseMessage }) => {
       final = responseMessage;
     },
@@ -216,7 +230,12 @@ async function execute(
   const transformChunks = hasStageHooks("STREAM_RESPONSE");
   // With chunk transforms, the answer kept is the one the client was sent: rebuilt from the
   // transformed chunks, not the model's own.
-  const rewritten = transformChunks ? new RewrittenMessage(turn.assistantMessageId) : null;
+  const rewritten = transformChunks
+    ? new RewrittenMessage(
+        turn.assistantMessageId,
+        resumed ? structuredClone(resumed.message) : undefined,
+      )
+    : null;
   let sawContent = false;
   try {
     await stage(scope, "STREAM_RESPONSE", async () => {
@@ -251,15 +270,25 @@ async function execute(
     clearInterval(idleFlush);
   }
 
-  const { usage, steps } = await turnUsage(turn.id, result, {
+  const counted = await turnUsage(turn.id, result, {
     signal: controller.signal,
     stepUsages,
     failed: streamError !== null,
   });
+  const { steps } = counted;
   const servedBy =
     resolved.model.attempts.findLast((attempt) => attempt.outcome === "ok")?.modelId ??
     resolved.model.modelId;
-  const cost = costUsd(servedBy, usage);
+  // A turn that went on after an approval counts what it used before as well.
+  const {
+    usage,
+    costUsd: cost,
+    attempts,
+  } = resumedRecord(resumed, {
+    usage: counted.usage,
+    costUsd: costUsd(servedBy, counted.usage),
+    attempts: resolved.model.attempts,
+  });
   // Unknown counts are null, not left out and not zero: the chat shows "—" for them.
   const message = buildMessage(final, turn.assistantMessageId, {
     ...metadata,
@@ -271,15 +300,18 @@ async function execute(
     costUsd: cost,
   });
   // Attempts are written with the turn's end, not one row update per model call.
-  const record = { usage, costUsd: cost, attempts: resolved.model.attempts };
+  const record = { usage, costUsd: cost, attempts };
   if (controller.signal.aborted)
     return cancelled(turn.id, stopCode(controller.signal), message, record);
   if (streamError) {
     logTurnError(turn.id, "model failed", streamError);
     return failed(turn.id, describeModelError(streamError), sawContent ? message : null, record);
   }
+  // The stream ended on tool calls that wait for the owner: the turn is suspended.
+  const waiting = suspended(turn.id, message, record);
+  if (waiting) return waiting;
   const last = steps.at(-1);
-  if (steps.length >= config.turns.maxSteps && last?.finishReason === "tool-calls") {
+  if (stepsBefore + steps.length >= config.turns.maxSteps && last?.finishReason === "tool-calls") {
     return failed(turn.id, { code: "turn:step_limit", retryable: false }, message, record);
   }
   return {
@@ -364,7 +396,7 @@ async function resolveAgent({ turn, workstream, skills }: RunInput): Promise<Res
 class RewrittenMessage {
   private controller!: ReadableStreamDefaultController<UIMessageChunk>;
   private readonly last: Promise<WorkstreamMessage | null>;
-  constructor(messageId: string) {
+  constructor(messageId: string, continues?: WorkstreamMessage) {
     const stream = new ReadableStream<UIMessageChunk>({
       start: (controller) => {
         this.controller = controller;
@@ -373,7 +405,8 @@ class RewrittenMessage {
     });
     this.last = (async () => {
       let message: WorkstreamMessage | null = null;
-      for await (const next of readUIMessageStream<WorkstreamMessage>({ stream })) message = next;
+      const read = readUIMessageStream<WorkstreamMessage>({ stream, message: continues });
+      for await (const next of read) message = next;
       return message;
     })();
   }
@@ -464,6 +497,13 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         completed || compact
           ? { id: crypto.randomUUID(), name: turnCompleted.name, completed, compact }
           : null;
+      // What a suspended turn waits for is recorded first (see recordApprovals).
+      const waitsFor = outcome.end.state === "suspended" ? (outcome.approvals ?? []) : [];
+      await recordApprovals({
+        turn: { ...turn, organizationId: workstream.organizationId },
+        requested: waitsFor,
+        expiresAt: new Date(Date.now() + config.approvals.timeoutMs),
+      });
       const closed = await closeTurn({
         turn,
         end: outcome.end,
@@ -475,6 +515,8 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         answerTokens: message ? answerTokens : undefined,
       });
       await afterStage("RENDER", { message }, ctx);
+      // The expiry of what it waits for is in the outbox now.
+      if (closed.closed && waitsFor.length > 0) wakeJobsSoon();
       const after = closed.workstream ? { ...closed.workstream, isRunning: false } : undefined;
       bus.emit({
         type: "SessionTurnEnd",

@@ -5,10 +5,11 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
-import { turns } from "@/db/schema";
+import { turns, workstreams } from "@/db/schema";
+import { cancelApprovals } from "@/lib/approvals/store";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { appendEventsLocked } from "@/lib/stream/event-log";
-import { getFanout } from "@/lib/stream/fanout-instance";
+import { getFanout, publishLive } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
 import { runRegistry } from "./run-registry";
 import { isOpen, isRunningSql } from "./turn-state";
@@ -52,8 +53,10 @@ export async function stopActiveTurn({
 
 async function cancelSuspended(turn: TurnRow): Promise<void> {
   const reason = ERROR_SENTENCES["turn:stopped"];
-  // The suspended turn owns no offsets, so its closing events are numbered under the lock.
+  // The suspended turn owns no offsets, so its closing events are numbered under the lock
+  // (the one answers take too: a stop and an answer never cross).
   const events = await transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${turn.workstreamId}))`);
     const closed = await tx
       .update(turns)
       .set({
@@ -66,6 +69,8 @@ async function cancelSuspended(turn: TurnRow): Promise<void> {
       .where(and(eq(turns.id, turn.id), eq(turns.state, "suspended")))
       .returning({ id: turns.id });
     if (closed.length === 0) return [];
+    // What it waited for is no longer asked: answering it now is refused.
+    await cancelApprovals(tx, turn.id);
     return appendEventsLocked({
       workstreamId: turn.workstreamId,
       turnId: turn.id,
@@ -73,5 +78,23 @@ async function cancelSuspended(turn: TurnRow): Promise<void> {
       tx,
     });
   });
-  if (events.length) await (await getFanout()).publish(events);
+  if (events.length === 0) return;
+  await (await getFanout()).publish(events);
+  // The owner's other tabs show the approval card until they hear of it.
+  const owner = await ownerOf(turn.workstreamId);
+  await publishLive({
+    organizationId: turn.organizationId,
+    userId: owner,
+    event: { type: "approval", workstreamId: turn.workstreamId, turnId: turn.id, continued: false },
+  });
+}
+
+async function ownerOf(workstreamId: string): Promise<string | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ ownerId: workstreams.ownerId })
+    .from(workstreams)
+    .where(eq(workstreams.id, workstreamId))
+    .limit(1);
+  return row?.ownerId ?? null;
 }

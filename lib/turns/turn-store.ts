@@ -4,6 +4,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
+import { firstPendingApproval } from "@/lib/approvals/store";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
 import {
@@ -79,8 +80,14 @@ function isUniqueViolation(error: unknown): boolean {
 
 async function turnActiveError(workstreamId: string): Promise<AppError> {
   const open = await getOpenTurn({ workstreamId });
+  // A turn waiting for the owner names what it waits for: the approval to answer.
+  const waiting = open?.state === "suspended" ? await firstPendingApproval(open.id) : null;
   return new AppError("conflict:turn_active", {
-    details: { turnId: open?.id ?? null, state: open?.state ?? null },
+    details: {
+      turnId: open?.id ?? null,
+      state: open?.state ?? null,
+      ...(waiting ? { approvalId: waiting.id, toolName: waiting.toolName } : {}),
+    },
   });
 }
 
@@ -344,6 +351,7 @@ type WorkstreamJson = {
   compaction_lease_expires_at: string | null;
   compaction_summary: string | null;
   last_compacted_message_id: string | null;
+  unread_since: string | null;
   created_at: string;
   updated_at: string;
   existing: OpeningRead["existing"];
@@ -370,10 +378,10 @@ function memoryList(list: RetrievedMemory[] | null): RetrievedMemory[] {
   return (list ?? []).map((memory) => ({ ...memory, importance: Number(memory.importance) }));
 }
 
-type KeptRow = { state: unknown; plan: unknown; memorySummary: string | null };
+export type KeptRow = { state: unknown; plan: unknown; memorySummary: string | null };
 
 /** The stored state, plan and memory block, as the context builder takes them. */
-function keptContext(row: KeptRow | null, entries: MemoryBlockEntry[] | null): KeptContext {
+export function keptContext(row: KeptRow | null, entries: MemoryBlockEntry[] | null): KeptContext {
   const state = workstreamStateSchema.safeParse(row?.state ?? {});
   const plan = row?.plan ? executionPlanSchema.safeParse(row.plan) : null;
   return {
@@ -403,6 +411,7 @@ function workstreamFromJson(row: WorkstreamJson): WorkstreamRow {
       : null,
     compactionSummary: row.compaction_summary,
     lastCompactedMessageId: row.last_compacted_message_id,
+    unreadSince: row.unread_since ? new Date(row.unread_since) : null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -433,6 +442,7 @@ const EMPTY_TURN: TurnRow = {
   leaseExpiresAt: null,
   stopRequestedAt: null,
   firstOffset: null,
+  resumedOffset: null,
   lastOffset: null,
   agentId: null,
   model: null,

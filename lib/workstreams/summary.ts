@@ -26,6 +26,7 @@ export const summaryColumns = {
   isCompacting: workstreams.isCompacting,
   createdAt: workstreams.createdAt,
   updatedAt: workstreams.updatedAt,
+  unreadSince: workstreams.unreadSince,
   isRunning: hasRunningTurnSql,
 };
 
@@ -42,6 +43,8 @@ export type SummaryRow = {
   isCompacting: boolean;
   createdAt: Date;
   updatedAt: Date;
+  /** Set while a message from another workstream waits for the owner to open this one. */
+  unreadSince?: Date | null;
   isRunning: boolean;
 };
 
@@ -59,6 +62,7 @@ export function toSummary(row: SummaryRow): WorkstreamSummary {
     isCompacting: row.isCompacting,
     createdAt: row.createdAt.toISOString(),
     lastActivityAt: row.updatedAt.toISOString(),
+    hasUnread: Boolean(row.unreadSince),
   };
 }
 

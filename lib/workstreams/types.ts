@@ -16,6 +16,8 @@ export type WorkstreamSummary = {
   createdAt: string;
   /** The last turn (or creation): the time the sidebar shows and sorts by. */
   lastActivityAt: string;
+  /** A message arrived from another workstream since the owner last opened this one. */
+  hasUnread?: boolean;
 };
 
 export type ActivityEntry = {

@@ -20,6 +20,7 @@ import { type ApiRoute, listApiRoutes, routeMethods, routeSchemas } from "../sup
 import { countRows } from "../support/row-counts";
 import { readSse } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+import { pendingApproval } from "./workstreams-support/matrix";
 
 vi.hoisted(() => {
   process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
@@ -49,6 +50,7 @@ type Context = {
   organizationMemoryId: string;
   skillId: string;
   compactionId: string;
+  approval: { workstreamId: string; turnId: string; approvalId: string };
 };
 
 const loneSurrogate = fc
@@ -139,11 +141,32 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
   "POST /api/skills/[skillId]/share": ({ skillId }) => [
     { params: { skillId }, body: { confirm: true } },
   ],
+  // A real approval in its own workstream (answered before the fuzzing, so that a valid answer
+  // is a 409 that writes nothing, and nothing runs behind the counts): each fuzzed id is tried
+  // next to real ones.
+  "POST /api/workstreams/[workstreamId]/turns/[turnId]/approvals/[approvalId]": ({ approval }) => [
+    { params: { ...approval }, body: { approved: false, reason: "fuzz" } },
+  ],
 };
 
 let testDb: TestDatabase;
 let server: AppServer;
 let context: Context;
+
+async function answeredApproval(owner: Owner): Promise<Context["approval"]> {
+  const approval = await pendingApproval(owner);
+  await owner.client.fetch(
+    `/api/workstreams/${approval.workstreamId}/turns/${approval.turnId}/approvals/${approval.approvalId}`,
+    { method: "POST", json: { approved: false } },
+  );
+  for (;;) {
+    const described = await owner.client.json<{ activeTurn: unknown }>(
+      `/api/workstreams/${approval.workstreamId}`,
+    );
+    if (described.body.activeTurn === null) return approval;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 beforeAll(async () => {
   testDb = await useTestDatabase();
@@ -182,6 +205,7 @@ beforeAll(async () => {
     organizationMemoryId: shared.id,
     skillId: skill.id,
     compactionId,
+    approval: await answeredApproval(owner),
   };
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { failedJobs, jobEvents, workstreams } from "@/db/schema";
+import { approvals, failedJobs, jobEvents, workstreams } from "@/db/schema";
 import { drainJobsOnce } from "@/inngest/engine";
 import { JOBS } from "@/inngest/functions";
 import { wireDomains } from "@/lib/server/wiring";
@@ -198,5 +198,30 @@ describe("Inngest engine", () => {
     const [row] = await db.select().from(workstreams).where(eq(workstreams.id, groupId));
     expect(row?.title).toMatch(/Lighthouse/);
     expect(row?.title).toMatch(/Budget|Restoration/);
+  });
+
+  it("J1 an approval's expiry goes to Inngest with the deadline as the event's ts, so Inngest delays the run to it", async () => {
+    const user = await signUp(server.url, "Inngest Approver");
+    await createGroup(user.client, "Harbour log");
+    const own = await user.client.json<{ id: string }>("/api/workstreams", {
+      method: "POST",
+      json: { mode: "direct", agentId: "chief" },
+    });
+    const response = await sendTo(user.client, own.body.id, "tell my Harbour log workstream: hi");
+    await readSse(response);
+    await drainJobsOnce();
+    const db = await getDb();
+    const [approval] = await db
+      .select()
+      .from(approvals)
+      .where(eq(approvals.workstreamId, own.body.id));
+    const sends = fake.requests.filter((request) => request.path === "/e/test-event-key");
+    const due = sends
+      .flatMap((request) => request.body as Array<SentEvent & { ts?: number }>)
+      .find((event) => event.name === "workstreams/approvals.due");
+    expect(due).toMatchObject({
+      data: { workstreamId: own.body.id, approvalIds: [approval?.id] },
+      ts: approval?.expiresAt.getTime(),
+    });
   });
 });

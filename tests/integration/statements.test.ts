@@ -81,4 +81,19 @@ describe("the turn's hot path", () => {
       process.env.OPENAI_EMBEDDING_MODEL = "offline";
     }
   });
+
+  it("H2 a tool that needs no approval adds no statement of the approval machinery", async () => {
+    const owner: Owner = await userWithWorkstream(server.url);
+    await readSse(await send(owner, "hello there"));
+    await flushEventLog();
+    recording = [];
+    const { events } = await readSse(await send(owner, "What time is it? [tool:current_time]"));
+    expect(statuses(events).at(-1)).toBe("ready");
+    expect(events.some((event) => event.data.type === "tool-output-available")).toBe(true);
+    await flushEventLog();
+    const statements = recording;
+    recording = null;
+    expect(statements.filter((statement) => /approval/i.test(statement))).toEqual([]);
+    expect(statements.length).toBeLessThanOrEqual(8);
+  });
 });

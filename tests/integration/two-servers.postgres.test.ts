@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { send, userWithWorkstream } from "../support/fixtures";
 import { serverProcesses } from "../support/server-processes";
 import { messageText, readSse, statuses, textOf } from "../support/sse";
+import { createGroup } from "./workstreams-support/helpers";
 
 const { start, historyOf } = serverProcesses();
 
@@ -49,5 +50,41 @@ describe("two server processes on one Postgres", () => {
     expect(answer?.metadata.stopped).toBe(true);
     expect(messageText(answer ?? { parts: [] })).toBe(textOf(followed.events));
     expect(messageText(answer ?? { parts: [] }).split(/\s+/).length).toBeLessThan(3000);
+  });
+
+  it("R6 a turn suspended on A for an approval is approved on B, goes on there and completes", async () => {
+    const a = await start();
+    const b = await start();
+    const owner = await userWithWorkstream(a.url, "Two Servers Approver");
+    await createGroup(owner.client, "Dock log");
+    const started = await send(owner, "tell my Dock log workstream: the ferry is late");
+    const turnId = String(started.headers.get("x-turn-id"));
+    const onA = await readSse(started);
+    expect(statuses(onA.events).at(-1)).toBe("suspended");
+    const request = onA.events.find((event) => event.data.type === "tool-approval-request");
+    const suspendedAt = Math.max(...onA.events.map((event) => event.offset ?? 0));
+    const onB = owner.client.at(b.url);
+    const answered = await onB.json<{ state: string; continued: boolean }>(
+      `/api/workstreams/${owner.workstreamId}/turns/${turnId}/approvals/${request?.data.approvalId}`,
+      { method: "POST", json: { approved: true } },
+    );
+    expect(answered.body).toMatchObject({ state: "approved", continued: true });
+    // A follower on A sees the rest of the same turn, run by B.
+    const followed = await readSse(
+      await owner.client.fetch(
+        `/api/workstreams/${owner.workstreamId}/events?after=${suspendedAt}`,
+      ),
+    );
+    expect(statuses(followed.events).at(-1)).toBe("ready");
+    expect(
+      followed.events.every((event) =>
+        event.data.type === "data-status"
+          ? (event.data.data as { turnId: string }).turnId === turnId
+          : true,
+      ),
+    ).toBe(true);
+    expect(textOf(followed.events)).toContain("I sent the message to “Dock log”.");
+    const history = await historyOf(owner, onB);
+    expect(history.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
   });
 });

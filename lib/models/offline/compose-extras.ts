@@ -104,7 +104,8 @@ function summarizeOne(part: LanguageModelV4ToolResultPart): string {
     case "error-json":
       return `The ${name} tool reported an error: \`${shortValue(toolOutputText(output))}\`. You may want to check its input and try again.`;
     case "execution-denied":
-      return `You declined to run ${name}${output.reason ? ` (${output.reason})` : ""}, so I'll continue without it.`;
+      // A denial or an expired request: either way the call did not run.
+      return `${name} was not approved${output.reason ? ` (“${output.reason}”)` : ""}, so I did not run it and will continue without it.`;
   }
 }
 

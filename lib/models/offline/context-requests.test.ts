@@ -12,6 +12,7 @@ import {
 function example(trigger: string): string {
   return trigger
     .replace("[for TITLE]", "for Launch")
+    .replace("TITLE", "Writer")
     .replace(/STEP/g, "Draft the brief")
     .replace("X because Y", "use Postgres because the team knows it")
     .replace(/\bX\b/, "pricing page copy");
@@ -19,7 +20,7 @@ function example(trigger: string): string {
 
 const args = (message: string) => JSON.parse(matchContextRequest(message)?.argsJson ?? "null");
 
-describe("offline model: plain requests for the context tools", () => {
+describe("offline model: plain requests for tools", () => {
   it("I13.5 no phrase in the table matches two tools", () => {
     for (const request of OFFLINE_CONTEXT_REQUESTS) {
       const tools = new Set(matchingRequests(example(request.trigger)).map((r) => r.tool));
@@ -32,6 +33,7 @@ describe("offline model: plain requests for the context tools", () => {
       "recall",
       "remember",
       "search_history",
+      "send_message",
       "update_plan",
       "update_workstream_state",
       "use_skill",
@@ -93,6 +95,14 @@ describe("offline model: plain requests for the context tools", () => {
     expect(args("search the conversation for the launch date")).toEqual({
       query: "the launch date",
     });
+    expect(args("tell my Writer workstream: the launch moved to May")).toEqual({
+      workstreamId: "Writer",
+      text: "the launch moved to May",
+      reason: "You asked me to pass this on.",
+    });
+    expect(
+      args("Please tell the Decision Log workstream that we chose Postgres").workstreamId,
+    ).toBe("Decision Log");
   });
 
   describe("through the AI SDK", () => {

@@ -1,7 +1,8 @@
 /**
- * Plain requests the offline model turns into calls of the context tools (the workstream state,
- * the execution plan, the memory block, history search and memories), so a member without an API key can
- * see them work: "record the decision: use Postgres because ops know it" records a decision.
+ * Plain requests the offline model turns into tool calls (the workstream state, the execution
+ * plan, the memory block, history search, memories, skills, and a message to another workstream),
+ * so a member without an API key can see them work: "record the decision: use Postgres because
+ * ops know it" records a decision, "tell my Writer workstream: …" asks to send a message there.
  * A request counts only at the very start of a message (after an optional "please"), so a
  * sentence that merely mentions "add a task:" halfway through is answered, not acted on. The
  * table is data for the README and the chat's trigger list.
@@ -167,6 +168,18 @@ const RULES: readonly Rule[] = [
     effect: "Looks up skill X (the member's or the organization's) and follows its steps.",
     pattern: /^use (?:the |my |our )?skill\s+(?<text>[\s\S]+)/i,
     args: (text) => ({ name: withoutEndMark(text).replace(/^["“']|["”']$/gu, "") }),
+  },
+  {
+    trigger: "tell my TITLE workstream: X",
+    tool: "send_message",
+    effect: "Asks to send X to your workstream titled TITLE; it is sent once you approve.",
+    pattern:
+      /^tell (?:my |the )?(?<title>[^:\n]+?) workstream(?:\s+that)?\s*[:,]?\s+(?<text>[\s\S]+)/i,
+    args: (text, title) => ({
+      workstreamId: title?.trim() ?? "",
+      text,
+      reason: "You asked me to pass this on.",
+    }),
   },
   {
     trigger: "search history for X",

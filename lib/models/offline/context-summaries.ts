@@ -135,6 +135,7 @@ function summarizeRecall(result: z.infer<typeof recallResult>): string {
     ].join("\n") + note
   );
 }
+const sentResult = z.object({ sent: z.literal(true), title: z.string() });
 
 /** A plain-words report of a context tool's result; undefined for anything else. */
 export function summarizeContextResult(toolName: string, value: unknown): string | undefined {
@@ -159,6 +160,10 @@ export function summarizeContextResult(toolName: string, value: unknown): string
   if (toolName === "recall") {
     const parsed = recallResult.safeParse(value);
     return parsed.success ? summarizeRecall(parsed.data) : undefined;
+  }
+  if (toolName === "send_message") {
+    const parsed = sentResult.safeParse(value);
+    return parsed.success ? `I sent the message to “${parsed.data.title}”.` : undefined;
   }
   if (toolName === "search_history") {
     const parsed = searchResult.safeParse(value);

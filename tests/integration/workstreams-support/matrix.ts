@@ -4,10 +4,12 @@
 import { getDb } from "@/db/client";
 import { member } from "@/db/schema";
 import { addMemoryNote } from "@/lib/memory/block";
+import { wireTurnTools } from "@/lib/server/wiring";
 import { seedCompaction } from "../../support/compactions";
 import type { SignedUpUser } from "../../support/http-client";
 import { signUp } from "../../support/http-client";
-import { createGroup } from "./helpers";
+import { readSse } from "../../support/sse";
+import { createGroup, sendTo } from "./helpers";
 import type { MemoryFixture } from "./memory-matrix";
 
 export const PERSONAS = [
@@ -42,6 +44,8 @@ export type Fixture = {
   otherOrgInvitationId: string;
   /** member's memories and skills, and organization memories (./memory-matrix.ts) */
   memory: MemoryFixture;
+  /** member's group workstream whose turn waits for the approval of a send_message call */
+  approval: { workstreamId: string; turnId: string; approvalId: string };
 };
 
 export type Entry = {
@@ -146,6 +150,16 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
   "POST /api/admin/workstreams/[workstreamId]/unarchive": {
     expected: adminResource(200),
     path: (f) => `${adminWs(f)}/unarchive`,
+  },
+  "GET /api/admin/workstreams/[workstreamId]/approvals": {
+    expected: adminResource(200),
+    path: (f) => `${adminWs(f)}/approvals`,
+  },
+  "POST /api/workstreams/[workstreamId]/turns/[turnId]/approvals/[approvalId]": {
+    expected: ownerOnly(200),
+    path: ({ approval }) =>
+      `/api/workstreams/${approval.workstreamId}/turns/${approval.turnId}/approvals/${approval.approvalId}`,
+    body: () => ({ approved: false, reason: "matrix" }),
   },
   "POST /api/admin/workstreams/[workstreamId]/stop": {
     expected: adminResource(200),
@@ -255,5 +269,21 @@ export async function buildWorkstreamFixture({
     },
     invitationId: await invite("matrix.cancel@example.test"),
     otherOrgInvitationId: await invite(otherOrg.email),
+    approval: await pendingApproval(memberUser),
   };
+}
+
+/** A turn of `user`'s that ends waiting for the approval of a send_message call. */
+export async function pendingApproval(user: SignedUpUser): Promise<Fixture["approval"]> {
+  // The agents' scoped tools (send_message among them), without background jobs: a test that
+  // counts rows must not see jobs write behind its back.
+  wireTurnTools();
+  const group = await createGroup(user.client, "Matrix approvals");
+  const call = JSON.stringify({ workstreamId: "Matrix group", text: "hello" });
+  const response = await sendTo(user.client, group.id, `[tool:send_message:${call}] send it`);
+  const turnId = String(response.headers.get("x-turn-id"));
+  const { events } = await readSse(response);
+  const request = events.find((event) => event.data.type === "tool-approval-request");
+  if (!request) throw new Error("the matrix turn asked for no approval");
+  return { workstreamId: group.id, turnId, approvalId: String(request.data.approvalId) };
 }

@@ -14,6 +14,7 @@ import { usingOfflineModel } from "@/lib/models/registry";
 import { STATE_ITEM_MAX, STATE_LIMITS } from "@/lib/state/schema";
 import { describeWorkstream } from "@/lib/turns/describe";
 import { listMessageHistoryPage } from "@/lib/turns/messages";
+import { markWorkstreamRead } from "@/lib/workstreams/unread";
 import { loadWorkstream } from "./load";
 
 type Props = { params: Promise<{ workstreamId: string }> };
@@ -33,6 +34,8 @@ export default async function WorkstreamPage({ params }: Props) {
     take: config.history.defaultTake,
   });
   const panelCookie = (await cookies()).get(CONTEXT_PANEL_COOKIE)?.value;
+  // Opening the workstream reads what another workstream sent it.
+  await markWorkstreamRead({ workstreamId: row.id, unreadSince: row.unreadSince });
   const compactions = await compactionViewsOf({ workstreamId: row.id });
   const agentNames = Object.fromEntries(
     Object.values(config.agents).map((agent) => [agent.id, agent.name]),

@@ -1,0 +1,311 @@
+// The approvals of suspended turns and the audit of decisions: recording what a turn asks,
+// answering one approval by compare-and-set, and reading them back (the chat's 409, the admin
+// console's audit). The turn engine calls these inside its own transactions where a decision
+// changes the turn too (lib/turns/answer-approval.ts).
+import "server-only";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { type Db, executePrepared, getDb, type Tx } from "@/db/client";
+import {
+  type ApprovalDecision,
+  type ApprovalState,
+  approvalDecisions,
+  approvals,
+  type DecisionSource,
+  workstreams,
+} from "@/db/schema";
+import { approvalsDue } from "@/inngest/events";
+import { AppError } from "@/lib/http/errors";
+import { argsHash } from "./hash";
+
+/** A tool call the turn's answer ended on, waiting for the owner. */
+export type RequestedApproval = {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** Its place among the message's tool calls: they are asked in this order. */
+  position: number;
+};
+
+export type ApprovalRow = typeof approvals.$inferSelect;
+
+/**
+ * Records the approvals a turn is about to wait for, with the outbox event that expires them at
+ * `expiresAt` (delayed by its own time), in one statement. Written before the turn is suspended:
+ * if the suspension never happens (the turn was stopped or reaped meanwhile), the rows wait for a
+ * turn that is not suspended, and answering one is refused.
+ */
+export async function recordApprovals({
+  turn,
+  requested,
+  expiresAt,
+}: {
+  turn: { id: string; workstreamId: string; organizationId: string };
+  requested: RequestedApproval[];
+  expiresAt: Date;
+}): Promise<void> {
+  if (requested.length === 0) return;
+  const _db = await getDb();
+  const rows = requested.map((approval) => ({
+    id: approval.approvalId,
+    tool_call_id: approval.toolCallId,
+    tool_name: approval.toolName,
+    args_hash: argsHash(approval.input),
+    position: approval.position,
+  }));
+  const due = {
+    turnId: turn.id,
+    workstreamId: turn.workstreamId,
+    organizationId: turn.organizationId,
+    approvalIds: requested.map((approval) => approval.approvalId),
+  };
+  await executePrepared(sql`
+    with asked as (
+      insert into "approvals" ("id", "turn_id", "workstream_id", "organization_id", "tool_call_id",
+        "tool_name", "args_hash", "position", "expires_at")
+      select r."id", ${turn.id}, ${turn.workstreamId}, ${turn.organizationId}, r."tool_call_id",
+        r."tool_name", r."args_hash", r."position", ${expiresAt.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r("id" text,
+        "tool_call_id" text, "tool_name" text, "args_hash" text, "position" int)
+      on conflict ("id") do nothing
+      returning 1
+    )
+    insert into "job_events" ("id", "name", "data", "ts")
+    select ${crypto.randomUUID()}, ${approvalsDue.name}, ${JSON.stringify(due)}::jsonb,
+      ${expiresAt.toISOString()}::timestamptz
+    where exists (select 1 from asked)`);
+}
+
+/** The approval the owner is asked now: the turn's first unanswered one, in call order. */
+export async function firstPendingApproval(
+  turnId: string,
+): Promise<Pick<ApprovalRow, "id" | "toolName" | "toolCallId"> | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: approvals.id, toolName: approvals.toolName, toolCallId: approvals.toolCallId })
+    .from(approvals)
+    .where(and(eq(approvals.turnId, turnId), eq(approvals.state, "pending")))
+    .orderBy(asc(approvals.position))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The turn's approvals in call order, for answering them. */
+export async function turnApprovals(db: Db | Tx, turnId: string): Promise<ApprovalRow[]> {
+  return db
+    .select()
+    .from(approvals)
+    .where(eq(approvals.turnId, turnId))
+    .orderBy(asc(approvals.position));
+}
+
+/**
+ * Answers pending approvals by compare-and-set: only rows still pending change, and each change
+ * is audited in the same transaction. Returns the rows that changed.
+ */
+export async function decideApprovals(
+  tx: Tx,
+  {
+    rows,
+    state,
+    reason,
+    decidedBy,
+    source,
+  }: {
+    rows: ApprovalRow[];
+    state: Extract<ApprovalState, "approved" | "denied" | "expired">;
+    reason: string | null;
+    decidedBy: string | null;
+    source: DecisionSource;
+  },
+): Promise<ApprovalRow[]> {
+  const decided: ApprovalRow[] = [];
+  for (const row of rows) {
+    const [changed] = await tx
+      .update(approvals)
+      .set({ state, reason, decidedBy, decidedAt: sql`now()` })
+      .where(and(eq(approvals.id, row.id), eq(approvals.state, "pending")))
+      .returning();
+    if (!changed) continue;
+    decided.push(changed);
+    await tx.insert(approvalDecisions).values(
+      auditRow({
+        organizationId: changed.organizationId,
+        workstreamId: changed.workstreamId,
+        turnId: changed.turnId,
+        approvalId: changed.id,
+        toolName: changed.toolName,
+        toolCallId: changed.toolCallId,
+        argsHash: changed.argsHash,
+        decision: state === "approved" ? "approved" : "denied",
+        source,
+        reason,
+        decidedBy,
+      }),
+    );
+  }
+  return decided;
+}
+
+/** Pending approvals of a turn that ends without them (Stop): cancelled, not decided. */
+export async function cancelApprovals(tx: Tx, turnId: string): Promise<void> {
+  await tx
+    .update(approvals)
+    .set({ state: "cancelled", decidedAt: sql`now()` })
+    .where(and(eq(approvals.turnId, turnId), eq(approvals.state, "pending")));
+}
+
+type AuditInput = {
+  organizationId: string;
+  workstreamId: string;
+  turnId: string;
+  approvalId: string | null;
+  toolName: string;
+  toolCallId: string;
+  argsHash: string;
+  decision: ApprovalDecision;
+  source: DecisionSource;
+  reason: string | null;
+  decidedBy: string | null;
+};
+
+function auditRow(input: AuditInput): typeof approvalDecisions.$inferInsert {
+  return { id: `dec_${crypto.randomUUID().replaceAll("-", "")}`, ...input };
+}
+
+/**
+ * A decision nobody was asked about (a guard refusing a call): recorded on its own. The hash is
+ * taken here, so the caller hands over the arguments and nothing of them is kept.
+ */
+export async function recordDecision(
+  input: Omit<AuditInput, "argsHash" | "approvalId"> & { input: unknown },
+): Promise<void> {
+  const { input: args, ...rest } = input;
+  const db = await getDb();
+  await db
+    .insert(approvalDecisions)
+    .values(auditRow({ ...rest, approvalId: null, argsHash: argsHash(args) }));
+}
+
+/** An audit entry as the admin console shows it: metadata, never arguments or a member's words. */
+export type DecisionView = {
+  id: string;
+  turnId: string;
+  toolName: string;
+  argsHash: string;
+  decision: ApprovalDecision;
+  source: DecisionSource;
+  /** Whether the person who decided gave a reason (its text stays with the member). */
+  reasonGiven: boolean;
+  decidedBy: string | null;
+  decidedByName: string | null;
+  decidedAt: string;
+};
+
+const decisionColumns = {
+  id: approvalDecisions.id,
+  workstreamId: approvalDecisions.workstreamId,
+  turnId: approvalDecisions.turnId,
+  toolName: approvalDecisions.toolName,
+  argsHash: approvalDecisions.argsHash,
+  decision: approvalDecisions.decision,
+  source: approvalDecisions.source,
+  reason: approvalDecisions.reason,
+  decidedBy: approvalDecisions.decidedBy,
+  decidedByName: sql<
+    string | null
+  >`(select "name" from "user" where "id" = ${approvalDecisions.decidedBy})`,
+  decidedAt: approvalDecisions.decidedAt,
+};
+
+type DecisionRow = {
+  [K in keyof typeof decisionColumns]: K extends "decidedByName"
+    ? string | null
+    : (typeof approvalDecisions.$inferSelect)[Exclude<K, "decidedByName">];
+};
+
+function toView({
+  reason,
+  decidedAt,
+  workstreamId: _workstreamId,
+  ...row
+}: DecisionRow): DecisionView {
+  return { ...row, reasonGiven: Boolean(reason), decidedAt: decidedAt.toISOString() };
+}
+
+/** The audit of one workstream of the organization, newest first; 404 for another's. */
+export async function listDecisions({
+  organizationId,
+  workstreamId,
+  limit = 100,
+}: {
+  organizationId: string;
+  workstreamId: string;
+  limit?: number;
+}): Promise<DecisionView[]> {
+  const db = await getDb();
+  const [exists] = await db
+    .select({ id: workstreams.id })
+    .from(workstreams)
+    .where(and(eq(workstreams.id, workstreamId), eq(workstreams.organizationId, organizationId)))
+    .limit(1);
+  if (!exists) throw new AppError("not_found:workstream");
+  const rows = await db
+    .select(decisionColumns)
+    .from(approvalDecisions)
+    .where(
+      and(
+        eq(approvalDecisions.workstreamId, workstreamId),
+        eq(approvalDecisions.organizationId, organizationId),
+      ),
+    )
+    .orderBy(desc(approvalDecisions.decidedAt), desc(approvalDecisions.id))
+    .limit(limit);
+  return rows.map(toView);
+}
+
+/** The organization's workstreams with audited decisions, each with its latest ones. */
+export type WorkstreamAudit = {
+  workstreamId: string;
+  title: string;
+  ownerName: string | null;
+  decisions: DecisionView[];
+};
+
+export async function listOrganizationAudit({
+  organizationId,
+  limit = 200,
+}: {
+  organizationId: string;
+  limit?: number;
+}): Promise<WorkstreamAudit[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      ...decisionColumns,
+      title: workstreams.title,
+      ownerName: sql<
+        string | null
+      >`(select "name" from "user" where "id" = ${workstreams.ownerId})`,
+    })
+    .from(approvalDecisions)
+    .innerJoin(workstreams, eq(workstreams.id, approvalDecisions.workstreamId))
+    .where(
+      and(
+        eq(approvalDecisions.organizationId, organizationId),
+        eq(workstreams.organizationId, organizationId),
+      ),
+    )
+    .orderBy(desc(approvalDecisions.decidedAt), desc(approvalDecisions.id))
+    .limit(limit);
+  const byWorkstream = new Map<string, WorkstreamAudit>();
+  for (const { title, ownerName, ...row } of rows) {
+    let audit = byWorkstream.get(row.workstreamId);
+    if (!audit) {
+      audit = { workstreamId: row.workstreamId, title, ownerName, decisions: [] };
+      byWorkstream.set(row.workstreamId, audit);
+    }
+    audit.decisions.push(toView(row));
+  }
+  return [...byWorkstream.values()];
+}

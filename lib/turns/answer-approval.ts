@@ -1,0 +1,270 @@
+// Answering a suspended turn's approvals: the owner's Approve or Deny (from any tab or server),
+// or their expiry. One transaction, under the workstream's log lock, compare-and-sets the pending
+// approval, audits the decision, writes it into the kept answer (the persisted message is what
+// the turn goes on from: nothing comes from the client but the decision) and logs it for every
+// open tab. Once the turn's last approval is answered, the same transaction takes the turn back
+// (active, with a new run id, this process's lease and the busy flag) and the turn goes on here.
+import "server-only";
+import { and, eq, sql } from "drizzle-orm";
+import { type Tx, transaction } from "@/db/client";
+import { messages, turns, workstreams } from "@/db/schema";
+import { type ApprovalRow, decideApprovals, turnApprovals } from "@/lib/approvals/store";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/http/errors";
+import { PROCESS_ID } from "@/lib/server/process-id";
+import { appendEventsLocked } from "@/lib/stream/event-log";
+import { getFanout, publishLive } from "@/lib/stream/fanout-instance";
+import { type LoggedChunk, type LoggedEvent, statusChunk } from "@/lib/stream/types";
+import { continueTurn } from "./continue-turn";
+
+/** What the model is told of an approval nobody answered in time. */
+export const EXPIRED_REASON = "Nobody answered the approval request in time, so it expired.";
+
+export type AnswerResult = {
+  turnId: string;
+  approvalId: string;
+  state: "approved" | "denied";
+  /** The turn went on (every approval answered); else the next one to answer. */
+  continued: boolean;
+  next: { approvalId: string; toolName: string } | null;
+};
+
+type TurnRef = typeof turns.$inferSelect & { ownerId: string | null };
+
+type Decided = {
+  turn: TurnRef;
+  decided: ApprovalRow[];
+  remaining: ApprovalRow[];
+  events: LoggedEvent[];
+  /** Set when the turn was taken back to go on: its new run id. */
+  serverRunId: string | null;
+};
+
+/**
+ * The owner answers one approval. Refusals write nothing: 404 for an approval that is not this
+ * owner's (or not of this turn), 409 `conflict:approval_answered` for one answered already or
+ * whose turn ended, 409 `conflict:approval_order` while an earlier one of the turn waits.
+ */
+export async function answerApproval({
+  viewer,
+  workstreamId,
+  turnId,
+  approvalId,
+  approved,
+  reason,
+}: {
+  viewer: { userId: string; organizationId: string };
+  workstreamId: string;
+  turnId: string;
+  approvalId: string;
+  approved: boolean;
+  reason: string | null;
+}): Promise<AnswerResult> {
+  const state = approved ? "approved" : "denied";
+  const result = await decide({
+    workstreamId,
+    turnId,
+    owner: viewer,
+    pick: (turn, rows) => {
+      const target = rows.find((row) => row.id === approvalId);
+      if (!target) throw new AppError("not_found:approval");
+      if (target.state !== "pending" || turn.state !== "suspended") {
+        throw new AppError("conflict:approval_answered", {
+          details: { state: target.state === "pending" ? turn.state : target.state },
+        });
+      }
+      const first = rows.find((row) => row.state === "pending");
+      if (first && first.id !== target.id) {
+        throw new AppError("conflict:approval_order", { details: { approvalId: first.id } });
+      }
+      return [target];
+    },
+    state,
+    reason,
+    decidedBy: viewer.userId,
+    source: "user",
+  });
+  // Two answers at once: the second found it answered by the first.
+  if (!result || result.decided.length === 0) {
+    throw new AppError("conflict:approval_answered", { details: { state: "answered" } });
+  }
+  await announce(result, workstreamId);
+  const next = result.remaining[0];
+  return {
+    turnId,
+    approvalId,
+    state,
+    continued: result.serverRunId !== null,
+    next: next ? { approvalId: next.id, toolName: next.toolName } : null,
+  };
+}
+
+/**
+ * The expiry: every one of `approvalIds` still pending is answered "no" (source timeout, the
+ * model is told it expired) and the turn goes on. Approvals answered meanwhile, or a turn that
+ * ended, make it do nothing, so a late or repeated run is harmless.
+ */
+export async function expireApprovals({
+  turnId,
+  workstreamId,
+  approvalIds,
+}: {
+  turnId: string;
+  workstreamId: string;
+  approvalIds: string[];
+}): Promise<{ expired: number; continued: boolean }> {
+  const result = await decide({
+    workstreamId,
+    turnId,
+    owner: null,
+    pick: (turn, rows) =>
+      turn.state === "suspended"
+        ? rows.filter((row) => row.state === "pending" && approvalIds.includes(row.id))
+        : [],
+    state: "expired",
+    reason: EXPIRED_REASON,
+    decidedBy: null,
+    source: "timeout",
+  });
+  if (!result || result.decided.length === 0) return { expired: 0, continued: false };
+  await announce(result, workstreamId);
+  return { expired: result.decided.length, continued: result.serverRunId !== null };
+}
+
+async function decide({
+  workstreamId,
+  turnId,
+  owner,
+  pick,
+  state,
+  reason,
+  decidedBy,
+  source,
+}: {
+  workstreamId: string;
+  turnId: string;
+  /** The answering member: the turn must be in a workstream they own. Null for the expiry. */
+  owner: { userId: string; organizationId: string } | null;
+  pick: (turn: TurnRef, rows: ApprovalRow[]) => ApprovalRow[];
+  state: "approved" | "denied" | "expired";
+  reason: string | null;
+  decidedBy: string | null;
+  source: "user" | "timeout";
+}): Promise<Decided | null> {
+  return transaction(async (tx) => {
+    // Answers, stops and the log's offsets of this workstream take turns.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${workstreamId}))`);
+    const [turn] = await tx
+      .select({ turn: turns, ownerId: workstreams.ownerId, orgId: workstreams.organizationId })
+      .from(turns)
+      .innerJoin(workstreams, eq(workstreams.id, turns.workstreamId))
+      .where(and(eq(turns.id, turnId), eq(turns.workstreamId, workstreamId)))
+      .limit(1);
+    const owned =
+      turn && (!owner || (turn.ownerId === owner.userId && turn.orgId === owner.organizationId));
+    if (!turn || !owned) {
+      if (owner) throw new AppError("not_found:approval");
+      return null;
+    }
+    const ref: TurnRef = { ...turn.turn, ownerId: turn.ownerId };
+    const rows = await turnApprovals(tx, turnId);
+    const chosen = pick(ref, rows);
+    if (chosen.length === 0) return null;
+    const decided = await decideApprovals(tx, { rows: chosen, state, reason, decidedBy, source });
+    if (decided.length === 0) return null;
+    const answeredIds = new Set(decided.map((row) => row.id));
+    const remaining = rows.filter((row) => row.state === "pending" && !answeredIds.has(row.id));
+    await recordInMessage(tx, ref, decided);
+    const chunks: LoggedChunk[] = decided.map((row) => ({
+      type: "tool-approval-response",
+      approvalId: row.id,
+      approved: row.state === "approved",
+      ...(row.reason ? { reason: row.reason } : {}),
+    }));
+    const serverRunId = remaining.length === 0 ? crypto.randomUUID() : null;
+    if (serverRunId) chunks.push(statusChunk(turnId, { state: "acknowledged" }));
+    const events = await appendEventsLocked({ workstreamId, turnId, chunks, tx });
+    if (serverRunId) await takeBack(tx, ref, serverRunId, events[0]?.offset ?? null);
+    return { turn: ref, decided, remaining, events, serverRunId };
+  });
+}
+
+/** The decisions go into the kept answer, as the AI SDK's `approval-responded` parts. */
+async function recordInMessage(tx: Tx, turn: TurnRef, decided: ApprovalRow[]): Promise<void> {
+  const [row] = await tx
+    .select({ parts: messages.parts })
+    .from(messages)
+    .where(
+      and(eq(messages.workstreamId, turn.workstreamId), eq(messages.id, turn.assistantMessageId)),
+    )
+    .limit(1);
+  if (!row) return;
+  const byId = new Map(decided.map((approval) => [approval.id, approval]));
+  const parts = (row.parts as Array<Record<string, unknown>>).map((part) => {
+    const approval = part.approval as { id?: string } | undefined;
+    const answer = approval?.id ? byId.get(approval.id) : undefined;
+    if (!answer || part.state !== "approval-requested") return part;
+    return {
+      ...part,
+      state: "approval-responded",
+      approval: {
+        ...approval,
+        approved: answer.state === "approved",
+        ...(answer.reason ? { reason: answer.reason } : {}),
+      },
+    };
+  });
+  await tx
+    .update(messages)
+    .set({ parts, updatedAt: sql`now()` })
+    .where(
+      and(eq(messages.workstreamId, turn.workstreamId), eq(messages.id, turn.assistantMessageId)),
+    );
+}
+
+/**
+ * The turn is taken back to go on: active again, run by this process under a lease, with the
+ * workstream's busy flag; `resumed_offset` is where its events continue the kept answer.
+ */
+async function takeBack(
+  tx: Tx,
+  turn: TurnRef,
+  serverRunId: string,
+  resumedOffset: number | null,
+): Promise<void> {
+  await tx
+    .update(turns)
+    .set({
+      state: "active",
+      serverRunId,
+      ownerId: PROCESS_ID,
+      leaseExpiresAt: sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval`,
+      resumedOffset,
+      reason: null,
+      errorCode: null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(turns.id, turn.id), eq(turns.state, "suspended")));
+  await tx
+    .update(workstreams)
+    .set({ activeRunId: serverRunId })
+    .where(eq(workstreams.id, turn.workstreamId));
+}
+
+/** After commit: the decision reaches every tab, and a turn taken back goes on here. */
+async function announce(result: Decided, workstreamId: string): Promise<void> {
+  const { turn, events, serverRunId } = result;
+  await (await getFanout()).publish(events).catch((error: unknown) => {
+    // Committed: followers catch up from the log on their next poll.
+    console.error("[approvals] announcing an answer failed:", error);
+  });
+  await publishLive({
+    organizationId: turn.organizationId,
+    userId: turn.ownerId,
+    event: { type: "approval", workstreamId, turnId: turn.id, continued: serverRunId !== null },
+  }).catch((error: unknown) => console.error("[approvals] live update failed:", error));
+  if (serverRunId) {
+    const lastOffset = events.at(-1)?.offset ?? 0;
+    continueTurn({ turnId: turn.id, serverRunId, lastOffset });
+  }
+}
