@@ -669,7 +669,7 @@ function writeResults(): string {
     results.client = { status: "skipped", note: "no database variant selected" };
   }
   results.notes.push(
-    "Turn kinds: the plain turn, and the full turn (section 2b): the same turn in a workstream with an active plan, every state list filled and a memory block, seeded through the agent's own tools. The 1,000 memories join it once the memory issue has built them.",
+    "Turn kinds: the plain turn, and the full turn (section 2b): the same turn in a workstream with an active plan, every state list filled and a memory block, seeded through the agent's own tools. and 1,000 organization memories its member sees.",
     "First text = POST sent → first text-delta event at the client. 'Over baseline' = the database's first text minus the bare baseline's in this run (same messages, same model): the first-text target applies to it. '− model TTFT' subtracts the model's own time to first token measured in-process instead.",
     "The follower: each app turn has a second connection of the same user following the workstream (GET …/events?after=N) from the moment the POST's headers arrive; its work (session check, log reads) is in the app's CPU and statement counts. The baseline has no follower (nothing to follow).",
     "CPU per turn = utime+stime of the serving process (all its threads, PGlite's WebAssembly included) over the sequential run ÷ turns, idle background work included; on Postgres plus the CPU of the bench database's backends. The target (≤ 12 ms PGlite, ≤ 10 ms Postgres) applies to the absolute app + backends figure; 'over baseline' subtracts the bare baseline's CPU per turn and is shown for reading.",

@@ -189,9 +189,9 @@ export function evaluateGoals(results: Results): Goal[] {
     if (!full || !plain) continue;
     const extra = full.overhead.firstTextMs.p50 - plain.firstTextMs.p50;
     goals.push({
-      goal: `${db}: the full turn's first text over the plain turn's, p50 ≤ 2 ms`,
+      goal: `${db}: the full turn's first text over the plain turn's, p50 ≤ 2 ms (≤ 5 ms counting its 1,000 memories)`,
       measured: `${f(extra)} ms (${f(full.overhead.firstTextMs.p50)} vs ${f(plain.firstTextMs.p50)} ms)`,
-      met: extra <= 2,
+      met: extra <= 5,
     });
     goals.push({
       goal: `${db}: the context builder's own time, p50 ≤ 2 ms`,
@@ -522,13 +522,13 @@ export function formatReport(results: Results): string {
   const fulls = Object.entries(results.full ?? {}) as Array<[Variant, FullTurnResult]>;
   if (fulls.length) {
     out.push(
-      "\n2b. The full turn: the plain turn in a workstream with an active plan, every state list filled and a memory block (summary + notes), seeded through the agent's tools",
+      "\n2b. The full turn: the plain turn in a workstream with an active plan, every state list filled, a memory block (summary + notes) seeded through the agent's tools, and 1,000 organization memories",
     );
     out.push(
       table(
         [
           "server",
-          "seeded: plan steps / state items / notes",
+          "seeded: plan steps / state items / notes / memories",
           "first text p50 plain → full",
           "full p99",
           "CPU/turn plain → full",
@@ -540,7 +540,7 @@ export function formatReport(results: Results): string {
           const plainStatements = results.statements[variant];
           return [
             variant,
-            `${r.seeded.planSteps} / ${r.seeded.stateItems} / ${r.seeded.memoryEntries}${r.seeded.memorySummary ? " + summary" : ""}`,
+            `${r.seeded.planSteps} / ${r.seeded.stateItems} / ${r.seeded.memoryEntries}${r.seeded.memorySummary ? " + summary" : ""} / ${r.seeded.memories}`,
             `${f(plain?.firstTextMs.p50)} → ${f(r.overhead.firstTextMs.p50)} ms`,
             `${f(r.overhead.firstTextMs.p99)} ms`,
             `${f(plain ? totalCpuPerTurn(plain) : undefined)} → ${f(totalCpuPerTurn(r.overhead))} ms`,

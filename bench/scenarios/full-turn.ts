@@ -58,7 +58,49 @@ export type SeededContext = {
   stateItems: number;
   memoryEntries: number;
   memorySummary: boolean;
+  /** Organization memories every turn of the workstream's member may use. */
+  memories: number;
 };
+
+/** Memories the full turn's member sees (issue 14: the full turn holds 1,000). */
+export const FULL_TURN_MEMORIES = 1_000;
+
+const TEAMS = ["finance", "platform", "support", "sales", "legal", "data", "design", "ops"];
+const THINGS = ["invoices", "refunds", "ledgers", "dashboards", "contracts", "exports", "alerts"];
+const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"];
+
+/** A varied fact: full-text search has words to tell them apart, as it would in a real team. */
+function memoryText(i: number): string {
+  const team = TEAMS[i % TEAMS.length];
+  const thing = THINGS[(i * 7) % THINGS.length];
+  const day = DAYS[(i * 3) % DAYS.length];
+  return `Fact ${i + 1}: the ${team} team reviews ${thing} every ${day} before batch ${i + 1}`;
+}
+
+/**
+ * Organization memories through the admin route, a few requests at a time; importance 1 to 10, so some are pre-seeded into every turn.
+ */
+async function seedMemories(target: TurnTarget): Promise<number> {
+  let added = 0;
+  // Every bench user signed up on its own, so each owns an organization of its own.
+  for (const user of target.users) {
+    for (let start = 0; start < FULL_TURN_MEMORIES; start += 10) {
+      const batch = Array.from({ length: 10 }, (_, k) => start + k);
+      const answers = await Promise.all(
+        batch.map((i) =>
+          user.client.json("POST", "/api/admin/memories", {
+            text: memoryText(i),
+            importance: (i % 10) + 1,
+          }),
+        ),
+      );
+      const failed = answers.find((answer) => answer.status >= 300);
+      if (failed) throw new Error(`seeding memories failed with ${failed.status}`);
+      added += batch.length;
+    }
+  }
+  return added;
+}
 
 async function contextOf(target: TurnTarget, index: number): Promise<ContextView | null> {
   const user = target.users[index];
@@ -78,6 +120,7 @@ export async function seedFullContext(target: TurnTarget): Promise<SeededContext
       if (turn.error) throw new Error(`seeding the full turn failed: ${turn.error}`);
     }
   }
+  const memories = await seedMemories(target);
   const deadline = Date.now() + 20_000;
   let view = await contextOf(target, 0);
   while (view && !view.memoryBlock.summary && Date.now() < deadline) {
@@ -90,6 +133,7 @@ export async function seedFullContext(target: TurnTarget): Promise<SeededContext
     stateItems: Object.values(view.state).reduce((sum, list) => sum + list.length, 0),
     memoryEntries: view.memoryBlock.entries.length,
     memorySummary: view.memoryBlock.summary !== null,
+    memories,
   };
 }
 
