@@ -143,7 +143,9 @@ describe("recent activity", () => {
     const read = async () =>
       (await member.client.json<{ activity: ActivityEntry[] }>("/api/activity")).body.activity;
     let activity = await read();
-    for (let i = 0; i < 200 && !/granite/i.test(activity[0]?.summary ?? ""); i++) {
+    // Each workstream's entry is its own background job: wait for both, the newest on top.
+    const settled = () => activity.length === 2 && /granite/i.test(activity[0]?.summary ?? "");
+    for (let i = 0; i < 200 && !settled(); i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       activity = await read();
     }
