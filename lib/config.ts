@@ -278,6 +278,8 @@ export const config = {
     timeoutMs: durationFromEnv("WORKSTREAMS_APPROVAL_TIMEOUT", 24 * 3_600_000),
     /** The longest reason an answer may give. */
     reasonMaxChars: 500,
+    /** The longest an approval may be remembered for (a grant), in days. */
+    grantMaxDays: 90,
   },
   security: {
     /** Other origins allowed to send state-changing API requests (WORKSTREAMS_TRUSTED_ORIGINS). */

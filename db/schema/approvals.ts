@@ -1,7 +1,8 @@
-// Tool approvals: the approvals a suspended turn waits for, and the audit of every decision made
-// about a tool call. Written only by lib/approvals (and the statement that suspends a turn, which
-// inserts the turn's pending approvals together with its end).
-import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+// Tool approvals and the authority over tool calls: the approvals a suspended turn waits for, the
+// audit of every decision made about a tool call, the organization's tool policy and the grants
+// a member remembered. Written only by lib/approvals.
+import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { organization, user } from "./auth";
 import { turns } from "./turns";
 import { workstreams } from "./workstreams";
 
@@ -74,4 +75,48 @@ export const approvalDecisions = pgTable(
     decidedAt: timestamp("decided_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("approval_decisions_workstream_idx").on(t.workstreamId, t.decidedAt)],
+);
+
+/**
+ * The organization's word on a tool, checked before anything else: `forbidden` calls are denied
+ * without asking, `requires_approval` ones are always asked (whatever the workstream's mode or
+ * grants), `allowed` leaves it to the workstream. A tool without a row is allowed.
+ */
+export const TOOL_POLICY_RULES = ["allowed", "requires_approval", "forbidden"] as const;
+export type ToolPolicyRule = (typeof TOOL_POLICY_RULES)[number];
+
+export const toolPolicies = pgTable(
+  "tool_policies",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    toolName: text("tool_name").notNull(),
+    rule: text("rule", { enum: TOOL_POLICY_RULES }).notNull(),
+    updatedBy: text("updated_by").references(() => user.id, { onDelete: "set null" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.toolName] })],
+);
+
+/**
+ * "Always allow this": a member's standing approval of a tool in one workstream, for calls with
+ * the same approval key (send_message: the target workstream), until it expires.
+ */
+export const toolGrants = pgTable(
+  "tool_grants",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull(),
+    workstreamId: text("workstream_id")
+      .notNull()
+      .references(() => workstreams.id, { onDelete: "cascade" }),
+    toolName: text("tool_name").notNull(),
+    /** What the grant covers: calls whose key is this ("*": any call of the tool). */
+    approvalKey: text("approval_key").notNull(),
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("tool_grants_workstream_idx").on(t.workstreamId, t.toolName, t.expiresAt)],
 );

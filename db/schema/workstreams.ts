@@ -45,6 +45,15 @@ export const workstreams = pgTable(
     compactionLeaseExpiresAt: timestamp("compaction_lease_expires_at", { withTimezone: true }),
     compactionSummary: text("compaction_summary"),
     lastCompactedMessageId: text("last_compacted_message_id"),
+    /**
+     * Which tool calls run without asking: `ask` (the tools that need approval ask), `allowlist`
+     * (the listed tools run, every other asks) or `auto` (nothing asks). The organization's tool
+     * policy comes first whatever the mode.
+     */
+    securityMode: text("security_mode", { enum: ["ask", "allowlist", "auto"] })
+      .notNull()
+      .default("ask"),
+    toolAllowlist: jsonb("tool_allowlist").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     /** A message arrived from another workstream and the owner has not opened this one since. */
     unreadSince: timestamp("unread_since", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

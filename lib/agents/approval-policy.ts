@@ -3,23 +3,52 @@
 // without asking. The turn turns these declarations into the AI SDK's `toolApproval` setting, so
 // the SDK itself ends the stream with approval requests and, on the continuation, executes only
 // what was approved. Pure and synchronous: a call that needs no approval costs nothing here.
-import type { ToolApprovalStatus } from "ai";
 import { processSingleton } from "@/lib/server/singleton";
 
 /** `true`: every call asks; a function: asks for the inputs it returns true for. */
 export type ApprovalRule = boolean | ((input: unknown) => boolean);
 
+type Declaration = {
+  rule: ApprovalRule;
+  /**
+   * What a remembered grant of the tool covers: calls whose key is the same (send_message: the
+   * target workstream). Without it a grant covers every call of the tool.
+   */
+  key?: (input: unknown) => string | null;
+};
+
 // Declared at start-up (instrumentation) and read by the turn (route handlers): Next.js loads
 // those in separate module graphs, so the declarations live once per process.
-const rules = processSingleton("approval-rules", () => new Map<string, ApprovalRule>());
+const declarations = processSingleton("approval-rules", () => new Map<string, Declaration>());
 
 /** Declares a tool's default. The domain that registers the tool declares it beside it. */
-export function declareApproval(toolName: string, rule: ApprovalRule): void {
-  rules.set(toolName, rule);
+export function declareApproval(
+  toolName: string,
+  rule: ApprovalRule,
+  options: Omit<Declaration, "rule"> = {},
+): void {
+  declarations.set(toolName, { rule, ...options });
+}
+
+/** A grant of `toolName` covers a call when their keys are equal, or the grant's is "*". */
+export const ANY_CALL = "*";
+
+export function approvalKey(toolName: string, input: unknown): string {
+  try {
+    return declarations.get(toolName)?.key?.(input) ?? ANY_CALL;
+  } catch (error) {
+    console.warn(`[approvals] the key of ${toolName} failed; using none`, error);
+    return ANY_CALL;
+  }
+}
+
+/** Whether a tool declared anything (tools without a declaration never ask). */
+export function isDeclared(toolName: string): boolean {
+  return declarations.has(toolName);
 }
 
 export function needsApproval(toolName: string, input: unknown): boolean {
-  const rule = rules.get(toolName);
+  const rule = declarations.get(toolName)?.rule;
   if (typeof rule === "function") {
     try {
       return rule(input);
@@ -33,10 +62,14 @@ export function needsApproval(toolName: string, input: unknown): boolean {
 }
 
 /** The tools whose every call asks, for the README and the settings that list them. */
-export function declaredApprovals(): Array<{ toolName: string; rule: "always" | "sometimes" }> {
-  return [...rules.entries()]
-    .filter(([, rule]) => rule !== false)
-    .map(([toolName, rule]) => ({ toolName, rule: rule === true ? "always" : "sometimes" }));
+export function declaredApprovals(): Array<{
+  toolName: string;
+  rule: "never" | "always" | "sometimes";
+}> {
+  return [...declarations.entries()].map(([toolName, { rule }]) => ({
+    toolName,
+    rule: rule === false ? "never" : rule === true ? "always" : "sometimes",
+  }));
 }
 
 /**
@@ -47,17 +80,4 @@ export function statedReason(input: unknown): string | undefined {
   if (!input || typeof input !== "object") return undefined;
   const reason = (input as { reason?: unknown }).reason;
   return typeof reason === "string" && reason.trim() ? reason.trim() : undefined;
-}
-
-/**
- * The AI SDK's `toolApproval` for a turn: a call whose tool needs approval becomes a
- * `user-approval` request carrying the agent's stated reason; anything else runs as before.
- */
-export function toolApprovalStatus(toolCall: {
-  toolName: string;
-  input: unknown;
-}): ToolApprovalStatus {
-  if (!needsApproval(toolCall.toolName, toolCall.input)) return undefined;
-  const reason = statedReason(toolCall.input);
-  return reason ? { type: "user-approval", reason } : "user-approval";
 }

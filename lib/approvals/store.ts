@@ -3,17 +3,21 @@
 // console's audit). The turn engine calls these inside its own transactions where a decision
 // changes the turn too (lib/turns/answer-approval.ts).
 import "server-only";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { type Db, executePrepared, getDb, type Tx } from "@/db/client";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { type Db, executePrepared, getDb, type Tx, transaction } from "@/db/client";
 import {
   type ApprovalDecision,
   type ApprovalState,
   approvalDecisions,
   approvals,
   type DecisionSource,
+  type ToolPolicyRule,
+  toolGrants,
+  toolPolicies,
   workstreams,
 } from "@/db/schema";
 import { approvalsDue } from "@/inngest/events";
+import type { Grant, ToolPolicy } from "@/lib/agents/authority";
 import { AppError } from "@/lib/http/errors";
 import { argsHash } from "./hash";
 
@@ -308,4 +312,120 @@ export async function listOrganizationAudit({
     audit.decisions.push(toView(row));
   }
   return [...byWorkstream.values()];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The authority over tool calls: remembered grants and the organization's tool policy.
+
+export type GrantView = {
+  id: string;
+  toolName: string;
+  approvalKey: string;
+  createdAt: string;
+  expiresAt: string;
+};
+
+/** A workstream's grants that have not expired (what the authority stack consults). */
+export async function activeGrants(workstreamId: string): Promise<Grant[]> {
+  const db = await getDb();
+  return db
+    .select({
+      id: toolGrants.id,
+      toolName: toolGrants.toolName,
+      approvalKey: toolGrants.approvalKey,
+      expiresAt: toolGrants.expiresAt,
+    })
+    .from(toolGrants)
+    .where(and(eq(toolGrants.workstreamId, workstreamId), gt(toolGrants.expiresAt, sql`now()`)));
+}
+
+/** The owner's view of a workstream's grants, newest first (expired ones are gone from it). */
+export async function listGrants(workstreamId: string): Promise<GrantView[]> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(toolGrants)
+    .where(and(eq(toolGrants.workstreamId, workstreamId), gt(toolGrants.expiresAt, sql`now()`)))
+    .orderBy(desc(toolGrants.createdAt), desc(toolGrants.id));
+  return rows.map((row) => ({
+    id: row.id,
+    toolName: row.toolName,
+    approvalKey: row.approvalKey,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  }));
+}
+
+/** Remembers an approval: calls of `toolName` with `approvalKey` run without asking until then. */
+export async function createGrant(
+  tx: Tx,
+  grant: {
+    organizationId: string;
+    workstreamId: string;
+    toolName: string;
+    approvalKey: string;
+    createdBy: string;
+    days: number;
+  },
+): Promise<string> {
+  const id = `grant_${crypto.randomUUID().replaceAll("-", "")}`;
+  const { days, ...fields } = grant;
+  await tx.insert(toolGrants).values({
+    id,
+    ...fields,
+    expiresAt: sql`now() + ${`${days} days`}::interval`,
+  });
+  return id;
+}
+
+/** Forgets a grant of the workstream; another workstream's (or an unknown) grant is a 404. */
+export async function revokeGrant({
+  workstreamId,
+  grantId,
+}: {
+  workstreamId: string;
+  grantId: string;
+}): Promise<{ id: string }> {
+  const db = await getDb();
+  const [row] = await db
+    .delete(toolGrants)
+    .where(and(eq(toolGrants.id, grantId), eq(toolGrants.workstreamId, workstreamId)))
+    .returning({ id: toolGrants.id });
+  if (!row) throw new AppError("not_found:grant");
+  return row;
+}
+
+/** The organization's tool policy: a rule per tool that has one (the rest are allowed). */
+export async function readToolPolicy(organizationId: string): Promise<ToolPolicy> {
+  const db = await getDb();
+  const rows = await db
+    .select({ toolName: toolPolicies.toolName, rule: toolPolicies.rule })
+    .from(toolPolicies)
+    .where(eq(toolPolicies.organizationId, organizationId));
+  return Object.fromEntries(rows.map((row) => [row.toolName, row.rule]));
+}
+
+/**
+ * Replaces the organization's tool policy in one transaction: the rules given (an `allowed`
+ * rule is the default and is not stored), every other tool back to allowed.
+ */
+export async function writeToolPolicy({
+  organizationId,
+  rules,
+  updatedBy,
+}: {
+  organizationId: string;
+  rules: Record<string, ToolPolicyRule>;
+  updatedBy: string;
+}): Promise<ToolPolicy> {
+  const kept = Object.entries(rules).filter(([, rule]) => rule !== "allowed");
+  await transaction(async (tx) => {
+    await tx.delete(toolPolicies).where(eq(toolPolicies.organizationId, organizationId));
+    if (kept.length > 0) {
+      await tx
+        .insert(toolPolicies)
+        .values(kept.map(([toolName, rule]) => ({ organizationId, toolName, rule, updatedBy })));
+    }
+  });
+  return Object.fromEntries(kept);
 }

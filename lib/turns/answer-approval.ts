@@ -8,7 +8,13 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { type Tx, transaction } from "@/db/client";
 import { messages, turns, workstreams } from "@/db/schema";
-import { type ApprovalRow, decideApprovals, turnApprovals } from "@/lib/approvals/store";
+import { approvalKey } from "@/lib/agents/approval-policy";
+import {
+  type ApprovalRow,
+  createGrant,
+  decideApprovals,
+  turnApprovals,
+} from "@/lib/approvals/store";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
 import { PROCESS_ID } from "@/lib/server/process-id";
@@ -52,6 +58,7 @@ export async function answerApproval({
   approvalId,
   approved,
   reason,
+  grantDays = null,
 }: {
   viewer: { userId: string; organizationId: string };
   workstreamId: string;
@@ -59,6 +66,8 @@ export async function answerApproval({
   approvalId: string;
   approved: boolean;
   reason: string | null;
+  /** With an approval: remember it for calls like this one for so many days (a grant). */
+  grantDays?: number | null;
 }): Promise<AnswerResult> {
   const state = approved ? "approved" : "denied";
   const result = await decide({
@@ -83,6 +92,7 @@ export async function answerApproval({
     reason,
     decidedBy: viewer.userId,
     source: "user",
+    grant: approved && grantDays ? { days: grantDays, createdBy: viewer.userId } : null,
   });
   // Two answers at once: the second found it answered by the first.
   if (!result || result.decided.length === 0) {
@@ -140,6 +150,7 @@ async function decide({
   reason,
   decidedBy,
   source,
+  grant = null,
 }: {
   workstreamId: string;
   turnId: string;
@@ -150,6 +161,8 @@ async function decide({
   reason: string | null;
   decidedBy: string | null;
   source: "user" | "timeout";
+  /** Remember the approval as a grant of the tool for calls with the same key. */
+  grant?: { days: number; createdBy: string } | null;
 }): Promise<Decided | null> {
   return transaction(async (tx) => {
     // Answers, stops and the log's offsets of this workstream take turns.
@@ -174,7 +187,20 @@ async function decide({
     if (decided.length === 0) return null;
     const answeredIds = new Set(decided.map((row) => row.id));
     const remaining = rows.filter((row) => row.state === "pending" && !answeredIds.has(row.id));
-    await recordInMessage(tx, ref, decided);
+    const inputs = await recordInMessage(tx, ref, decided);
+    if (grant) {
+      for (const row of decided) {
+        await createGrant(tx, {
+          organizationId: ref.organizationId,
+          workstreamId,
+          toolName: row.toolName,
+          // The key comes from the call as it was kept, not from anything the client sent.
+          approvalKey: approvalKey(row.toolName, inputs.get(row.id)),
+          createdBy: grant.createdBy,
+          days: grant.days,
+        });
+      }
+    }
     const chunks: LoggedChunk[] = decided.map((row) => ({
       type: "tool-approval-response",
       approvalId: row.id,
@@ -189,8 +215,16 @@ async function decide({
   });
 }
 
-/** The decisions go into the kept answer, as the AI SDK's `approval-responded` parts. */
-async function recordInMessage(tx: Tx, turn: TurnRef, decided: ApprovalRow[]): Promise<void> {
+/**
+ * The decisions go into the kept answer, as the AI SDK's `approval-responded` parts. Returns the
+ * calls' inputs by approval id, as they were kept.
+ */
+async function recordInMessage(
+  tx: Tx,
+  turn: TurnRef,
+  decided: ApprovalRow[],
+): Promise<Map<string, unknown>> {
+  const inputs = new Map<string, unknown>();
   const [row] = await tx
     .select({ parts: messages.parts })
     .from(messages)
@@ -198,12 +232,13 @@ async function recordInMessage(tx: Tx, turn: TurnRef, decided: ApprovalRow[]): P
       and(eq(messages.workstreamId, turn.workstreamId), eq(messages.id, turn.assistantMessageId)),
     )
     .limit(1);
-  if (!row) return;
+  if (!row) return inputs;
   const byId = new Map(decided.map((approval) => [approval.id, approval]));
   const parts = (row.parts as Array<Record<string, unknown>>).map((part) => {
     const approval = part.approval as { id?: string } | undefined;
     const answer = approval?.id ? byId.get(approval.id) : undefined;
     if (!answer || part.state !== "approval-requested") return part;
+    if (approval?.id) inputs.set(approval.id, part.input);
     return {
       ...part,
       state: "approval-responded",
@@ -220,6 +255,7 @@ async function recordInMessage(tx: Tx, turn: TurnRef, decided: ApprovalRow[]): P
     .where(
       and(eq(messages.workstreamId, turn.workstreamId), eq(messages.id, turn.assistantMessageId)),
     );
+  return inputs;
 }
 
 /**

@@ -3,6 +3,7 @@
 // tokenizer plus a margin for models whose tokenizer counts differently.
 import { countTokens } from "gpt-tokenizer";
 import { LRUCache } from "lru-cache";
+import type { ToolPolicy } from "@/lib/agents/authority";
 import { config } from "@/lib/config";
 import { contextWindow, MODELS } from "@/lib/models/pricing";
 import type { ExecutionPlan, MemoryBlockEntry, WorkstreamState } from "@/lib/state/schema";
@@ -19,6 +20,8 @@ export type KeptContext = {
   plan: ExecutionPlan | null;
   memorySummary: string | null;
   memoryEntries: MemoryBlockEntry[];
+  /** The organization's tool policy by tool (no entry: allowed), for the turn's tool calls. */
+  toolPolicy?: ToolPolicy;
 };
 
 export function windowOf(modelId: string): number {

@@ -26,6 +26,8 @@ const workstream: WorkstreamRow = {
   compactionSummary: "We scoped the billing migration to invoices and refunds.",
   lastCompactedMessageId: "m_0",
   unreadSince: null,
+  securityMode: "ask",
+  toolAllowlist: [],
   createdAt: new Date(AT),
   updatedAt: new Date(AT),
 };

@@ -16,6 +16,7 @@ import {
   workstreamStates,
   workstreams,
 } from "@/db/schema";
+import { readToolPolicy } from "@/lib/approvals/store";
 import { toRole } from "@/lib/auth/organizations";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
@@ -35,7 +36,12 @@ import { TurnLog } from "@/lib/stream/event-log";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus } from "./bus";
-import { type HistoryMessage, historyReadCap, MESSAGE_OVERHEAD_TOKENS } from "./context-window";
+import {
+  type HistoryMessage,
+  historyReadCap,
+  type KeptContext,
+  MESSAGE_OVERHEAD_TOKENS,
+} from "./context-window";
 import type { MessageMetadata, WorkstreamMessage } from "./messages";
 import { logTurnError } from "./outcome";
 import { runRegistry } from "./run-registry";
@@ -49,7 +55,7 @@ type Continuation = {
   viewer: Viewer;
   history: HistoryMessage[];
   historyLeftOut: number;
-  kept: ReturnType<typeof keptContext>;
+  kept: KeptContext;
   memories: RunInput["memories"];
   skills: RunInput["skills"];
   resumed: ResumedTurn;
@@ -157,10 +163,11 @@ async function readContinuation(turnId: string): Promise<Continuation | null> {
     .where(and(eq(messages.workstreamId, workstream.id), eq(messages.id, turn.assistantMessageId)))
     .limit(1);
   if (!answer) return null;
-  const [history, kept, viewer] = await Promise.all([
+  const [history, kept, viewer, toolPolicy] = await Promise.all([
     readHistory(workstream),
     readKept(workstream.id),
     readOwner(workstream),
+    readToolPolicy(workstream.organizationId),
   ]);
   const { memories, skills } = await readKnowledge(workstream, history.history);
   return {
@@ -168,7 +175,7 @@ async function readContinuation(turnId: string): Promise<Continuation | null> {
     workstream,
     viewer,
     ...history,
-    kept,
+    kept: { ...kept, toolPolicy },
     memories,
     skills,
     resumed: {

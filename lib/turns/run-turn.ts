@@ -11,7 +11,6 @@ import {
 } from "ai";
 import { wakeJobsSoon } from "@/inngest/engine";
 import { turnCompleted } from "@/inngest/events";
-import { toolApprovalStatus } from "@/lib/agents/approval-policy";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { recordApprovals } from "@/lib/approvals/store";
 import type { Viewer } from "@/lib/auth/viewer";
@@ -56,6 +55,7 @@ import {
 } from "./outcome";
 import { runRegistry, StopRequested } from "./run-registry";
 import { type ResumedTurn, resumedRecord, stepsSoFar, suspended } from "./suspend";
+import { toolApprovalFor } from "./tool-authority";
 import { gateTools } from "./tool-gate";
 import { closeTurn, type OpeningRead, type TurnRow } from "./turn-store";
 
@@ -181,9 +181,10 @@ async function execute(
       messages: request.messages,
       allowSystemInMessages: true,
       tools: gateTools(resolved.tools, ctx, scope),
-      // Tools that need a person's approval end the stream with approval requests instead of
-      // running; the continuation after the answers runs (only) the approved ones.
-      toolApproval: ({ toolCall }) => toolApprovalStatus(toolCall),
+      // The authority stack decides each call: policy, grants and mode may decide it at once;
+      // a call that asks the owner ends the stream with its approval request instead of
+      // running, and the continuation after the answers runs (only) the approved ones.
+      toolApproval: toolApprovalFor({ workstream, kept, ctx, resumed: resumed?.message }),
       stopWhen: isStepCount(Math.max(1, config.turns.maxSteps - stepsBefore)),
       abortSignal: controller.signal,
       maxRetries: 0, // attempts, backoff and fallback are the resilient model's

@@ -166,7 +166,13 @@ export async function relayMessage({
 }
 
 export function registerSendMessageTool(): void {
-  declareApproval("send_message", true);
+  // A grant covers messages to one workstream, named as the agent named it.
+  declareApproval("send_message", true, {
+    key: (input) => {
+      const target = (input as { workstreamId?: unknown } | null)?.workstreamId;
+      return typeof target === "string" ? target.trim().toLowerCase() : null;
+    },
+  });
   registerScopedTool("send_message", (scope) =>
     tool({
       description: DESCRIPTION,

@@ -4,6 +4,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
+import type { ToolPolicy } from "@/lib/agents/authority";
 import { firstPendingApproval } from "@/lib/approvals/store";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
@@ -188,7 +189,9 @@ export async function openTurn(
             (select coalesce(max(e."offset"), 0) from "turn_events" e
               where e."workstream_id" = w."id") as last_offset,
             w."is_compacting" and coalesce(w."compaction_lease_expires_at" > now(), false)
-              as compacting_now
+              as compacting_now,
+            (select jsonb_object_agg(p."tool_name", p."rule") from "tool_policies" p
+              where p."organization_id" = w."organization_id") as tool_policy
           from "workstreams" w
           where w."id" = ${input.workstreamId} and w."organization_id" = ${input.organizationId}
             and w."owner_id" = ${input.userId}
@@ -321,7 +324,11 @@ export async function openTurn(
       lastOffset,
       history,
       historyLeftOut: Number(read.left),
-      kept: keptContext(parseJson(row.kept), parseJson(row.memory_entries)),
+      kept: {
+        ...keptContext(parseJson(row.kept), parseJson(row.memory_entries)),
+        // The organization's tool policy, read with the workstream: no statement of its own.
+        toolPolicy: found.tool_policy ?? {},
+      },
       memories: {
         top: memoryList(parseJson(row.top_memories)),
         fullText: memoryList(parseJson(row.found_memories)),
@@ -352,6 +359,9 @@ type WorkstreamJson = {
   compaction_summary: string | null;
   last_compacted_message_id: string | null;
   unread_since: string | null;
+  security_mode: WorkstreamRow["securityMode"];
+  tool_allowlist: string[] | null;
+  tool_policy: ToolPolicy | null;
   created_at: string;
   updated_at: string;
   existing: OpeningRead["existing"];
@@ -412,6 +422,8 @@ function workstreamFromJson(row: WorkstreamJson): WorkstreamRow {
     compactionSummary: row.compaction_summary,
     lastCompactedMessageId: row.last_compacted_message_id,
     unreadSince: row.unread_since ? new Date(row.unread_since) : null,
+    securityMode: row.security_mode,
+    toolAllowlist: row.tool_allowlist ?? [],
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

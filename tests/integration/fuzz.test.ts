@@ -92,7 +92,10 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
   "GET /api/live": () => [{ query: { scope: "user" } }],
   "GET /api/workstreams": () => [{ query: { mode: "group" } }],
   "POST /api/workstreams": () => [{ body: { mode: "group", title: "Fuzzed" } }],
-  "PATCH /api/workstreams/[workstreamId]": () => [{ body: { title: "Fuzzed" } }],
+  "PATCH /api/workstreams/[workstreamId]": () => [
+    { body: { title: "Fuzzed" } },
+    { body: { securityMode: "allowlist", allowlist: ["send_message"] } },
+  ],
   "GET /api/workstreams/[workstreamId]/events": () => [{ query: { after: "0" } }],
   "POST /api/workstreams/[workstreamId]/messages": () => [{ body: userMessage("[echo] fuzz") }],
   "PATCH /api/workstreams/[workstreamId]/state": () => [
@@ -106,6 +109,7 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
     { body: { email: `invitee.${randomUUID().slice(0, 8)}@example.test`, role: "member" } },
   ],
   "PATCH /api/admin/members/[memberId]": () => [{ body: { role: "member" } }],
+  "PUT /api/admin/tool-policy": () => [{ body: { rules: { send_message: "requires_approval" } } }],
   // A real note, so a fuzzed workstream id is tried against a note that exists elsewhere.
   // A real compaction, so a fuzzed cursor or take is tried against a range that exists.
   "GET /api/workstreams/[workstreamId]/compactions/[compactionId]/messages": ({ compactionId }) => [

@@ -2,7 +2,7 @@
 // live, activity, admin and invitation routes with the fixture they address (everything owned by
 // `member`, in the owner's organization). tests/integration/access-matrix.test.ts runs them.
 import { getDb } from "@/db/client";
-import { member } from "@/db/schema";
+import { member, toolGrants } from "@/db/schema";
 import { addMemoryNote } from "@/lib/memory/block";
 import { wireTurnTools } from "@/lib/server/wiring";
 import { seedCompaction } from "../../support/compactions";
@@ -46,6 +46,8 @@ export type Fixture = {
   memory: MemoryFixture;
   /** member's group workstream whose turn waits for the approval of a send_message call */
   approval: { workstreamId: string; turnId: string; approvalId: string };
+  /** a remembered approval in member's direct workstream, for member to revoke */
+  grantId: string;
 };
 
 export type Entry = {
@@ -150,6 +152,20 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
   "POST /api/admin/workstreams/[workstreamId]/unarchive": {
     expected: adminResource(200),
     path: (f) => `${adminWs(f)}/unarchive`,
+  },
+  "GET /api/workstreams/[workstreamId]/grants": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/grants`,
+  },
+  "DELETE /api/workstreams/[workstreamId]/grants/[grantId]": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/grants/${f.grantId}`,
+  },
+  "GET /api/admin/tool-policy": { expected: adminOnly(200), path: () => "/api/admin/tool-policy" },
+  "PUT /api/admin/tool-policy": {
+    expected: adminOnly(200),
+    path: () => "/api/admin/tool-policy",
+    body: () => ({ rules: {} }),
   },
   "GET /api/admin/workstreams/[workstreamId]/approvals": {
     expected: adminResource(200),
@@ -270,7 +286,21 @@ export async function buildWorkstreamFixture({
     invitationId: await invite("matrix.cancel@example.test"),
     otherOrgInvitationId: await invite(otherOrg.email),
     approval: await pendingApproval(memberUser),
+    grantId: await rememberedGrant(workstreamId, orgId),
   };
+}
+
+async function rememberedGrant(workstreamId: string, organizationId: string): Promise<string> {
+  const id = `grant_matrix_${crypto.randomUUID().slice(0, 8)}`;
+  await (await getDb()).insert(toolGrants).values({
+    id,
+    organizationId,
+    workstreamId,
+    toolName: "send_message",
+    approvalKey: "matrix group",
+    expiresAt: new Date(Date.now() + 86_400_000),
+  });
+  return id;
 }
 
 /** A turn of `user`'s that ends waiting for the approval of a send_message call. */

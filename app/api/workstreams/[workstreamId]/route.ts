@@ -1,6 +1,7 @@
 // GET: the workstream as its owner sees it: title, mode, agent, busy state (isRunning,
 // isCompacting, never the run id), the open turn and the newest event offset to follow from.
-// PATCH `{ title }`: rename (standard group workstreams only). DELETE: delete an archived group
+// PATCH `{ title?, securityMode?, allowlist? }`: rename (standard group workstreams only), and
+// set which tool calls run without asking (any workstream). DELETE: delete an archived group
 // workstream with its messages, turns and events.
 import { requireViewer } from "@/lib/auth/viewer";
 import { json } from "@/lib/http/respond";
@@ -8,6 +9,8 @@ import { routeHandlers } from "@/lib/http/route-handlers";
 import { describeWorkstream } from "@/lib/turns/describe";
 import { deleteWorkstream, renameWorkstream } from "@/lib/workstreams/mutate";
 import { getOwnedWorkstream } from "@/lib/workstreams/queries";
+import { setWorkstreamSecurity } from "@/lib/workstreams/security";
+import { requireSummaryRow, toSummary } from "@/lib/workstreams/summary";
 import { ownerScope } from "@/lib/workstreams/types";
 import { schemas } from "./schema";
 
@@ -19,17 +22,26 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
       ...(await describeWorkstream(workstream)),
       core: workstream.core,
       coreType: workstream.coreType,
+      security: { mode: workstream.securityMode, allowlist: workstream.toolAllowlist },
     });
   },
   PATCH: async ({ request, params, body }) => {
     const viewer = await requireViewer(request);
-    return json(
-      await renameWorkstream({
-        scope: ownerScope(viewer),
-        workstreamId: params.workstreamId,
-        title: body.title,
-      }),
-    );
+    const { workstreamId } = params;
+    const security =
+      body.securityMode !== undefined || body.allowlist !== undefined
+        ? await setWorkstreamSecurity({
+            owner: viewer,
+            workstreamId,
+            mode: body.securityMode,
+            allowlist: body.allowlist,
+          })
+        : undefined;
+    const summary =
+      body.title !== undefined
+        ? await renameWorkstream({ scope: ownerScope(viewer), workstreamId, title: body.title })
+        : toSummary(await requireSummaryRow({ scope: ownerScope(viewer), workstreamId }));
+    return json(security ? { ...summary, security } : summary);
   },
   DELETE: async ({ request, params }) => {
     const viewer = await requireViewer(request);

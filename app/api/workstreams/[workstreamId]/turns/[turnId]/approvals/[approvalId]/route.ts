@@ -1,4 +1,5 @@
-// POST: the owner answers one approval of a suspended turn, `{ approved, reason? }`. The answer
+// POST: the owner answers one approval of a suspended turn, `{ approved, reason?, grantDays? }`
+// (grantDays: approve and remember it for calls like this one, a grant). The answer
 // is compare-and-set (answered once, whichever tab or server asks), audited, and once the turn's
 // last approval is answered the same turn goes on from its kept answer. Answers with the state
 // of the approval and whether the turn went on (follow it at …/events) or which one is next.
@@ -20,6 +21,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
       approvalId: params.approvalId,
       approved: body.approved,
       reason: body.reason || null,
+      grantDays: body.grantDays ?? null,
     });
     return json(answer);
   },

@@ -6,10 +6,17 @@ import { pathId, workstreamPath } from "@/lib/http/params";
 import type { RouteSchemas } from "@/lib/http/route-handlers";
 import { storableString } from "@/lib/http/text";
 
-const Answer = z.strictObject({
-  approved: z.boolean(),
-  reason: storableString().trim().max(config.approvals.reasonMaxChars).nullable().optional(),
-});
+const Answer = z
+  .strictObject({
+    approved: z.boolean(),
+    reason: storableString().trim().max(config.approvals.reasonMaxChars).nullable().optional(),
+    /** Approve and remember: calls like this one run without asking for so many days. */
+    grantDays: z.number().int().min(1).max(config.approvals.grantMaxDays).nullable().optional(),
+  })
+  .refine((answer) => answer.approved || !answer.grantDays, {
+    message: "Only an approval can be remembered.",
+    path: ["grantDays"],
+  });
 
 export const schemas = {
   POST: {

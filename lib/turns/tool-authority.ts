@@ -1,0 +1,72 @@
+// The turn's side of the authority stack: the AI SDK's `toolApproval` for one turn, from the
+// workstream's security mode and allowlist and the organization's tool policy (read with the
+// turn's opening, no statement of their own). Grants are read once, and only when a call would
+// otherwise ask; a decision made without asking (policy, grant, mode) is audited. A call that
+// needs no approval and that nothing stands in the way of costs nothing here.
+import type { ToolApprovalStatus } from "ai";
+import { approvalStatus, authorize, type Grant } from "@/lib/agents/authority";
+import { activeGrants, recordDecision } from "@/lib/approvals/store";
+import type { WorkstreamRow } from "@/lib/workstreams/queries";
+import type { KeptContext } from "./context-window";
+import type { HookContext } from "./hooks";
+import type { WorkstreamMessage } from "./messages";
+
+/** The calls of a kept answer the owner already answered: on the way on, they are not re-asked. */
+function answeredCalls(message: WorkstreamMessage | undefined): Set<string> {
+  const answered = new Set<string>();
+  for (const part of message?.parts ?? []) {
+    const tool = part as { toolCallId?: string; approval?: { approved?: boolean } };
+    if (tool.toolCallId && tool.approval?.approved !== undefined) answered.add(tool.toolCallId);
+  }
+  return answered;
+}
+
+export function toolApprovalFor({
+  workstream,
+  kept,
+  ctx,
+  resumed,
+}: {
+  workstream: Pick<WorkstreamRow, "id" | "securityMode" | "toolAllowlist">;
+  kept: Pick<KeptContext, "toolPolicy">;
+  ctx: HookContext;
+  /** The kept answer a turn goes on from, after its approvals. */
+  resumed?: WorkstreamMessage;
+}): (options: {
+  toolCall: { toolCallId: string; toolName: string; input: unknown };
+}) => Promise<ToolApprovalStatus> {
+  let grants: Promise<Grant[]> | undefined;
+  const readGrants = () => {
+    grants ??= activeGrants(workstream.id);
+    return grants;
+  };
+  const answered = answeredCalls(resumed);
+  const authority = {
+    policy: kept.toolPolicy ?? {},
+    mode: workstream.securityMode,
+    allowlist: workstream.toolAllowlist,
+  };
+  return async ({ toolCall }) => {
+    const verdict = await authorize(toolCall, authority, readGrants);
+    // Going on after the owner's answer, the SDK checks the approved calls again: only the
+    // organization's policy, changed meanwhile, may still stop them.
+    if (answered.has(toolCall.toolCallId)) {
+      if (!(verdict.kind === "decided" && verdict.source === "policy")) return undefined;
+    }
+    if (verdict.kind === "decided") {
+      await recordDecision({
+        organizationId: ctx.organizationId,
+        workstreamId: ctx.workstreamId,
+        turnId: ctx.turnId,
+        toolName: toolCall.toolName,
+        toolCallId: toolCall.toolCallId,
+        input: toolCall.input,
+        decision: verdict.approved ? "approved" : "denied",
+        source: verdict.source,
+        reason: verdict.grantId ?? verdict.reason,
+        decidedBy: null,
+      });
+    }
+    return approvalStatus(verdict);
+  };
+}
