@@ -114,3 +114,59 @@ test.describe("tool approvals", () => {
     await second.close();
   });
 });
+
+test.describe("tool permissions", () => {
+  test("approve and remember: the same call then runs without asking, until it is forgotten", async ({
+    page,
+  }) => {
+    await openChat(page);
+    await createTarget(page, "Launch notes");
+    await askToSend(page, "Launch notes", "first note");
+    await card(page)
+      .getByRole("checkbox", {
+        name: "Also allow messages to “Launch notes” for 7 days without asking",
+      })
+      .check();
+    await card(page).getByRole("button", { name: "Approve" }).click();
+    await waitForCompleted(page);
+    await send(page, "tell my Launch notes workstream: second note");
+    await waitForCompleted(page);
+    expect(await answerText(page)).toContain("I sent the message to “Launch notes”.");
+    await expect(card(page)).toHaveCount(0);
+    // The sheet lists it; forgetting it makes the next call ask again.
+    await page.getByRole("button", { name: "Tool permissions" }).click();
+    const sheet = page.getByRole("dialog", { name: "Tool permissions" });
+    await expect(sheet.getByText("to “launch notes”")).toBeVisible();
+    await sheet.getByRole("button", { name: "Forget send_message to launch notes" }).click();
+    await expect(sheet.getByRole("status")).toHaveText("Forgotten: it asks again.");
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("button", { name: "Tool permissions" })).toBeFocused();
+    await askToSend(page, "Launch notes", "third note");
+  });
+
+  test("'Run every tool' in the sheet: nothing asks; the admin's Forbidden then refuses it", async ({
+    page,
+  }) => {
+    await openChat(page);
+    await createTarget(page, "Harbour log");
+    await page.getByRole("button", { name: "Tool permissions" }).click();
+    const sheet = page.getByRole("dialog", { name: "Tool permissions" });
+    await sheet.getByRole("radio", { name: /Run every tool/ }).check();
+    await expect(sheet.getByRole("status")).toHaveText("Saved.");
+    await page.keyboard.press("Escape");
+    await send(page, "tell my Harbour log workstream: the ferry is late");
+    await waitForCompleted(page);
+    expect(await answerText(page)).toContain("I sent the message to “Harbour log”.");
+    // The organization's policy comes first.
+    const chatUrl = page.url();
+    await page.goto("/admin/tool-policy");
+    await page.getByRole("combobox", { name: "Rule for send_message" }).selectOption("forbidden");
+    await page.getByRole("button", { name: "Save policy" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    await page.goto(chatUrl);
+    await send(page, "tell my Harbour log workstream: and again");
+    await waitForCompleted(page);
+    expect(await answerText(page)).toContain("forbids this tool");
+    await expect(card(page)).toHaveCount(0);
+  });
+});

@@ -10,6 +10,7 @@ const TABS = [
   { href: "/admin/memories", label: "Memories" },
   { href: "/admin/jobs", label: "Background jobs" },
   { href: "/admin/approvals", label: "Approvals" },
+  { href: "/admin/tool-policy", label: "Tool policy" },
 ] as const;
 
 export function AdminTabs() {

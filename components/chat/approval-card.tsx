@@ -18,8 +18,26 @@ export type ApprovalControls = {
   turnId: string | null;
   /** The approval being sent, while its request is in flight. */
   answering: string | null;
-  answer: (input: { approvalId: string; approved: boolean; reason: string }) => Promise<void>;
+  answer: (input: {
+    approvalId: string;
+    approved: boolean;
+    reason: string;
+    /** Approve and remember for calls like this one, for so many days. */
+    grantDays?: number;
+  }) => Promise<void>;
 };
+
+/** How long "Approve and remember" lets calls like this one run without asking. */
+export const REMEMBER_DAYS = 7;
+
+/** What a remembered approval would cover, in words: a grant is per tool and approval key. */
+function rememberLabel(toolName: string, input: unknown): string {
+  const target = (input as { workstreamId?: unknown } | null)?.workstreamId;
+  if (toolName === "send_message" && typeof target === "string") {
+    return `Also allow messages to “${target}” for ${REMEMBER_DAYS} days without asking`;
+  }
+  return `Also allow ${toolName} for ${REMEMBER_DAYS} days without asking`;
+}
 
 const NO_CONTROLS: ApprovalControls = {
   turnId: null,
@@ -102,7 +120,9 @@ export function ApprovalCard({
   const approval = (part as { approval?: Approval }).approval ?? {};
   const headingId = useId();
   const reasonId = useId();
+  const rememberId = useId();
   const [reason, setReason] = useState("");
+  const [remember, setRemember] = useState(false);
   const requested = part.state === "approval-requested";
   const open = requested && controls.turnId !== null && controls.turnId === turnId;
   const actionable = open && !waitingBefore;
@@ -112,7 +132,12 @@ export function ApprovalCard({
 
   const send = (approved: boolean) => {
     if (!approval.id || controls.answering) return;
-    void controls.answer({ approvalId: approval.id, approved, reason: reason.trim() });
+    void controls.answer({
+      approvalId: approval.id,
+      approved,
+      reason: reason.trim(),
+      ...(approved && remember ? { grantDays: REMEMBER_DAYS } : {}),
+    });
   };
 
   return (
@@ -182,6 +207,18 @@ export function ApprovalCard({
                 placeholder="Told to the agent with your answer"
                 className="h-9"
               />
+            </div>
+            <div className="flex items-start gap-2">
+              <input
+                id={rememberId}
+                type="checkbox"
+                checked={remember}
+                onChange={(event) => setRemember(event.target.checked)}
+                className="mt-0.5 size-4 shrink-0 accent-[var(--accent)]"
+              />
+              <label htmlFor={rememberId} className="text-[13px] text-fg-muted">
+                {rememberLabel(toolName, part.input)}
+              </label>
             </div>
             <div className="flex flex-wrap gap-2">
               <Button

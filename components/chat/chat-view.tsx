@@ -31,6 +31,7 @@ import {
 } from "./offline-model-note";
 import { createRevealActivity, RevealActivityContext } from "./reveal-activity";
 import { Toasts, useToasts } from "./toasts";
+import { ToolPermissions, type ToolSettings } from "./tool-permissions";
 import { TurnFailure } from "./turn-failure";
 import { TurnStatusLine } from "./turn-status-line";
 import { useChatShortcuts } from "./use-chat-shortcuts";
@@ -56,6 +57,8 @@ export type ChatViewProps = {
   limits: ChatLimits;
   /** The workstream context panel: open beside the chat as this browser left it, and its limits. */
   contextPanel: { initiallyOpen: boolean; limits: StateLimits };
+  /** The workstream's tool permissions (security mode, allowlist) and its agent's tools. */
+  toolSettings: ToolSettings;
 };
 
 export type ChatLimits = {
@@ -81,6 +84,7 @@ export function ChatView({
   offlineTriggers,
   limits,
   contextPanel,
+  toolSettings,
 }: ChatViewProps) {
   const { toasts, push, dismiss } = useToasts();
   const draft = useDraft(workstream.id);
@@ -182,6 +186,7 @@ export function ChatView({
               actions={
                 <>
                   {offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
+                  <ToolPermissions workstreamId={workstream.id} initial={toolSettings} />
                   <ContextToggle panel={panel} />
                 </>
               }

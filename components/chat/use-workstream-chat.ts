@@ -245,10 +245,12 @@ export function useWorkstreamChat({
       approvalId,
       approved,
       reason,
+      grantDays,
     }: {
       approvalId: string;
       approved: boolean;
       reason: string;
+      grantDays?: number;
     }) => {
       const turnId = store.getState().turn.turnId;
       if (!turnId) return;
@@ -259,6 +261,7 @@ export function useWorkstreamChat({
           approvalId,
           approved,
           ...(reason ? { reason } : {}),
+          ...(grantDays ? { grantDays } : {}),
         });
       } catch (error) {
         const code = error instanceof ChatRequestError ? error.code : "client:error";

@@ -127,11 +127,14 @@ export function answerApproval(
     approvalId,
     approved,
     reason,
+    grantDays,
   }: {
     turnId: string;
     approvalId: string;
     approved: boolean;
     reason?: string;
+    /** Approve and remember it for calls like this one, for so many days. */
+    grantDays?: number;
   },
   options: ApiOptions = {},
 ): Promise<ApprovalAnswer> {
@@ -146,7 +149,61 @@ export function answerApproval(
     {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(reason ? { approved, reason } : { approved }),
+      body: JSON.stringify({
+        approved,
+        ...(reason ? { reason } : {}),
+        ...(grantDays ? { grantDays } : {}),
+      }),
     },
+  );
+}
+
+export type SecurityMode = "ask" | "allowlist" | "auto";
+export type Security = { mode: SecurityMode; allowlist: string[] };
+
+/** Sets which tool calls run without asking in the workstream. */
+export function setSecurity(
+  workstreamId: string,
+  security: { securityMode: SecurityMode; allowlist?: string[] },
+  options: ApiOptions = {},
+): Promise<Security> {
+  return getJson(
+    workstreamPath(workstreamId),
+    (value) => (isRecord(value) && isRecord(value.security) ? (value.security as Security) : null),
+    options,
+    {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(security),
+    },
+  );
+}
+
+export type Grant = {
+  id: string;
+  toolName: string;
+  approvalKey: string;
+  createdAt: string;
+  expiresAt: string;
+};
+
+export function listGrants(workstreamId: string, options: ApiOptions = {}): Promise<Grant[]> {
+  return getJson(
+    workstreamPath(workstreamId, "/grants"),
+    (value) => (isRecord(value) && Array.isArray(value.grants) ? (value.grants as Grant[]) : null),
+    options,
+  );
+}
+
+export function revokeGrant(
+  workstreamId: string,
+  grantId: string,
+  options: ApiOptions = {},
+): Promise<{ id: string }> {
+  return getJson(
+    workstreamPath(workstreamId, `/grants/${encodeURIComponent(grantId)}`),
+    (value) => (isRecord(value) && typeof value.id === "string" ? { id: value.id } : null),
+    options,
+    { method: "DELETE" },
   );
 }

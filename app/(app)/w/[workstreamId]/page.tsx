@@ -6,8 +6,9 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { ChatView } from "@/components/chat/chat-view";
 import { CONTEXT_PANEL_COOKIE, panelOpenFromCookie } from "@/components/state/panel-preference";
+import { declaredApprovals } from "@/lib/agents/approval-policy";
 import { compactionViewsOf } from "@/lib/compaction/view";
-import { config } from "@/lib/config";
+import { config, getAgent } from "@/lib/config";
 import { OFFLINE_CONTEXT_REQUESTS } from "@/lib/models/offline/context-requests";
 import { OFFLINE_TRIGGERS } from "@/lib/models/offline/triggers";
 import { usingOfflineModel } from "@/lib/models/registry";
@@ -58,8 +59,22 @@ export default async function WorkstreamPage({ params }: Props) {
         initiallyOpen: panelOpenFromCookie(panelCookie),
         limits: { lists: { ...STATE_LIMITS }, itemMaxChars: STATE_ITEM_MAX },
       }}
+      toolSettings={toolSettings(row)}
     />
   );
+}
+
+/** The workstream's tool permissions and what each of its agent's tools does by default. */
+function toolSettings(row: Awaited<ReturnType<typeof loadWorkstream>>) {
+  const asks = new Map(declaredApprovals().map((entry) => [entry.toolName, entry.rule]));
+  return {
+    mode: row.securityMode,
+    allowlist: row.toolAllowlist,
+    tools: (getAgent(row.agentId)?.tools ?? []).map((name) => ({
+      name,
+      asks: asks.get(name) ?? ("never" as const),
+    })),
+  };
 }
 
 /** The bracketed triggers and the plain requests for the context tools, as the chat lists them. */
