@@ -1,7 +1,7 @@
 // The memory tools: `add_memory_note` (a note in the workstream's memory block, labelled with the
 // turn's agent), `search_history` (this workstream's earlier messages by full text), `remember`
-// (a memory of the member's, kept across workstreams; sharing one with the organization waits
-// for the member's confirmation) and `recall` (the member's and the organization's memories).
+// (a memory of the member's, kept across workstreams; sharing one with the organization is an
+// approval the member answers first) and `recall` (the member's and the organization's memories).
 // Scoped tools: they act for the workstream's owner, so they are registered once here and bound
 // per turn by the agent's tool list (lib/agents/tools.ts).
 import "server-only";
@@ -31,28 +31,19 @@ function rememberTool({ userId, organizationId, agentId, turnId, messageId }: To
   return tool({
     description:
       "Remembers one fact about the member for later workstreams. scope: member (default), " +
-      "agent (only you), organization (needs the member's confirmation).",
+      "agent (only you), organization (shared with everyone; the member approves it first).",
     inputSchema: z.object({
       text: z.string().trim().min(1).max(config.memory.textMaxChars),
       scope: z.enum(["member", "agent", "organization"]).optional(),
       importance: z.number().int().min(1).max(10).optional(),
     }),
     execute: async ({ text, scope = "member", importance }) => {
-      if (scope === "organization") {
-        // Nothing is shared until the member says so (an approval, when approvals exist).
-        return {
-          remembered: false,
-          scope,
-          awaitingConfirmation: true,
-          text,
-          message:
-            "Sharing with the organization needs the member's confirmation; nothing was saved.",
-        };
-      }
       try {
         const { memory, merged } = await createMemory({
           organizationId,
-          ownerId: userId,
+          // Shared with the organization: it has no owner. The call ran only once the member
+          // approved it (the tool's approval rule below).
+          ownerId: scope === "organization" ? null : userId,
           agentId: scope === "agent" ? agentId : null,
           text,
           importance: importance ?? config.memory.rememberedImportance,
@@ -127,6 +118,11 @@ export function registerMemoryTools(): void {
     }),
   );
 
+  // A memory of the member's own needs no approval; sharing one with the organization does.
+  declareApproval(
+    "remember",
+    (input) => (input as { scope?: unknown } | null)?.scope === "organization",
+  );
   registerScopedTool("remember", rememberTool);
   registerScopedTool("recall", recallTool);
 

@@ -185,20 +185,31 @@ describe("who sees which memory", () => {
     expect(foreign.status).toBe(404);
   });
 
-  it("I14.5 sharing with the organization waits for the member's confirmation and writes nothing", async () => {
+  it("I14.5 sharing with the organization is an approval: nothing is written until the member approves", async () => {
     const group = await createGroup(memberA.client, "Team facts");
-    const asked = await turn(
-      memberA,
+    const response = await sendTo(
+      memberA.client,
       group.id,
       "remember for the team that invoices go out on the first Monday",
     );
-    expect(toolOutput(asked.events)).toMatchObject({
-      remembered: false,
-      awaitingConfirmation: true,
-      scope: "organization",
-    });
-    expect(asked.text).toContain("needs your confirmation");
+    const turnId = String(response.headers.get("x-turn-id"));
+    const asked = await readSse(response);
+    expect(statuses(asked.events).at(-1)).toBe("suspended");
+    const request = asked.events.find((event) => event.data.type === "tool-approval-request");
     expect(await rowsWithText("invoices go out on the first Monday")).toEqual([]);
+    const approved = await memberA.client.json<{ continued: boolean }>(
+      `/api/workstreams/${group.id}/turns/${turnId}/approvals/${request?.data.approvalId}`,
+      { method: "POST", json: { approved: true } },
+    );
+    expect(approved.body.continued).toBe(true);
+    const after = Math.max(...asked.events.map((event) => event.offset ?? 0));
+    const rest = await readSse(
+      await memberA.client.fetch(`/api/workstreams/${group.id}/events?after=${after}`),
+    );
+    expect(statuses(rest.events).at(-1)).toBe("ready");
+    expect(textOf(rest.events)).toContain("for the whole organization");
+    const [row] = await rowsWithText("invoices go out on the first Monday");
+    expect(row).toMatchObject({ scope: "organization", ownerId: null });
   });
 
   it("I14.1 the same fact said twice is one memory, more important, with both sources", async () => {

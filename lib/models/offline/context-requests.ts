@@ -143,7 +143,7 @@ const RULES: readonly Rule[] = [
   {
     trigger: "remember for the team that X",
     tool: "remember",
-    effect: "Asks to share X with the organization: it waits for the member's confirmation.",
+    effect: "Asks to share X with the organization: it is saved once you approve.",
     pattern:
       /^remember for (?:the |our |my )?(?:team|organi[sz]ation)(?: that)?[\s,:]+(?<text>[\s\S]+)/i,
     args: (text) => ({ text, scope: "organization" }),

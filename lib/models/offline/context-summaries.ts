@@ -117,7 +117,12 @@ function summarizeRemember(result: z.infer<typeof rememberResult>): string {
   if (!result.remembered) {
     return `Sharing this with the whole organization needs your confirmation, so I have not saved it yet: “${result.text}”`;
   }
-  const where = result.scope === "agent" ? " in our conversations" : "";
+  const where =
+    result.scope === "agent"
+      ? " in our conversations"
+      : result.scope === "organization"
+        ? " for the whole organization"
+        : "";
   const again = result.merged ? " I knew this already, so it now counts for more." : "";
   return `I'll remember that${where}: “${result.text}”.${again}`;
 }
