@@ -2,6 +2,7 @@
 // The admin console's sections as tabs-looking links (each is its own page).
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 import { cx } from "@/components/ui/class-names";
 
 const TABS = [
@@ -15,9 +16,17 @@ const TABS = [
 
 export function AdminTabs() {
   const pathname = usePathname();
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the current tab may sit beyond the row's edge: bring it into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: again whenever the page changes
+  useEffect(() => {
+    const current = nav.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    current?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [pathname]);
   return (
     // Phones: the tabs scroll sideways rather than wrap.
     <nav
+      ref={nav}
       aria-label="Admin console"
       className="mt-6 flex gap-1 overflow-x-auto border-b border-border [scrollbar-width:none]"
     >
