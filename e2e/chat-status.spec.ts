@@ -17,7 +17,7 @@ import { expect, test } from "./support/fixtures";
 const RUNS = 20;
 const WORDS = 60;
 
-type Sample = { state: string; text: string };
+type Sample = { state: string; answerId: string; text: string };
 
 declare global {
   interface Window {
@@ -38,6 +38,7 @@ async function installSampler(page: Page): Promise<void> {
         : [];
       window.statusSamples?.push({
         state: status?.getAttribute("data-state") ?? "",
+        answerId: last?.getAttribute("data-message-id") ?? "",
         // textContent, not innerText: an answer's box skips rendering while off screen
         // (content-visibility), and innerText reads a skipped box as empty.
         text: parts
@@ -74,7 +75,11 @@ async function finalAnswer(page: Page, words: number): Promise<string> {
 
 /** What went wrong in one run, or null: completed with text missing, or running after completed. */
 async function dishonesty(page: Page, final: string): Promise<string | null> {
-  const samples = await page.evaluate(() => window.statusSamples ?? []);
+  const all = await page.evaluate(() => window.statusSamples ?? []);
+  // Only this run's answer: a change elsewhere on the page (the context panel reloading after
+  // the previous turn) can be sampled before the new answer exists, beside the previous one.
+  const answerId = all.at(-1)?.answerId;
+  const samples = all.filter((sample) => sample.answerId === answerId);
   let completedAt = -1;
   for (const [index, sample] of samples.entries()) {
     if (sample.state === "completed") {
