@@ -2,10 +2,12 @@
  * Short background tasks the offline model answers instead of chatting: a conversation's title,
  * a one-line account of a turn for recent activity, the memory block's summary, the facts and
  * skills extracted from conversations (./extraction.ts), and the compaction of older history
- * (./compaction.ts). The caller names the task in the call's
- * provider options (`{ offline: { task } }`), which real providers ignore, and sends a transcript
- * written with TRANSCRIPT_LABELS. Output is built from the member's own salient words, so it
- * depends on the conversation, never quotes it and never carries trigger syntax.
+ * (./compaction.ts). The caller names the task in the call's provider options
+ * (`{ offline: { task } }`), which real providers ignore, and sends a transcript written with
+ * TRANSCRIPT_LABELS. Output is built from the member's own words, so it depends on the
+ * conversation and never carries trigger syntax. Titles, activity lines and summaries use salient
+ * words only; facts quote the member's sentences that state a fact or preference, and the
+ * compaction those that decide, plan, ask or warn.
  */
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { STATE_ITEM_MAX } from "@/lib/state/schema";
