@@ -7,7 +7,7 @@ import { Avatar } from "@/components/shell/avatar";
 import { RoleBadge } from "@/components/shell/role-badge";
 import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog, type ConfirmRequest } from "@/components/ui/confirm-dialog";
+import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { AdminMember } from "@/lib/admin/members";
 import type { Role } from "@/lib/auth/organizations";
@@ -28,9 +28,7 @@ export function MembersConsole({
   const [members, setMembers] = useState(initialMembers);
   const [invitations, setInvitations] = useState(initialInvitations);
   const [error, setError] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
-  const [pending, setPending] = useState(false);
-  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const confirm = useConfirm();
   const isOwner = viewer.role === "owner";
 
   const refreshInvitations = async () => {
@@ -54,8 +52,7 @@ export function MembersConsole({
   };
 
   const remove = (member: AdminMember) => {
-    setConfirmError(null);
-    setConfirm({
+    confirm.ask({
       title: `Remove ${member.name}?`,
       body:
         member.workstreamCount > 0
@@ -71,8 +68,7 @@ export function MembersConsole({
   };
 
   const cancelInvitation = (invitation: InvitationWithUrl) => {
-    setConfirmError(null);
-    setConfirm({
+    confirm.ask({
       title: `Cancel the invitation for ${invitation.email}?`,
       body: "The link stops working. You can invite them again later.",
       confirmLabel: "Cancel invitation",
@@ -82,19 +78,6 @@ export function MembersConsole({
         await refreshInvitations();
       },
     });
-  };
-
-  const runConfirm = async () => {
-    if (!confirm) return;
-    setPending(true);
-    try {
-      await confirm.onConfirm();
-      setConfirm(null);
-    } catch (failure) {
-      setConfirmError(messageOf(failure));
-    } finally {
-      setPending(false);
-    }
   };
 
   return (
@@ -189,13 +172,7 @@ export function MembersConsole({
         />
         <PendingInvitations invitations={invitations} onCancel={cancelInvitation} />
       </div>
-      <ConfirmDialog
-        request={confirm}
-        pending={pending}
-        error={confirmError}
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => void runConfirm()}
-      />
+      <ConfirmDialog {...confirm.dialog} />
     </div>
   );
 }

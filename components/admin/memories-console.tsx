@@ -14,7 +14,7 @@ import {
 import { callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
-import { ConfirmDialog, type ConfirmRequest } from "@/components/ui/confirm-dialog";
+import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
 import type { OrganizationMemoryView } from "@/lib/memory/views";
@@ -157,9 +157,7 @@ export function MemoriesConsole({
   const [searching, setSearching] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
-  const [pending, setPending] = useState(false);
-  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const confirm = useConfirm();
 
   const load = (q: string, before?: string) => {
     const params = new URLSearchParams();
@@ -209,8 +207,7 @@ export function MemoriesConsole({
   };
 
   const remove = (row: MemoryRow) => {
-    setConfirmError(null);
-    setConfirm({
+    confirm.ask({
       title: "Delete this organization memory?",
       body: "No member's agents will know it any more. This cannot be undone.",
       confirmLabel: "Delete memory",
@@ -223,19 +220,6 @@ export function MemoriesConsole({
         }));
       },
     });
-  };
-
-  const runConfirm = async () => {
-    if (!confirm) return;
-    setPending(true);
-    try {
-      await confirm.onConfirm();
-      setConfirm(null);
-    } catch (failure) {
-      setConfirmError(messageOf(failure));
-    } finally {
-      setPending(false);
-    }
   };
 
   return (
@@ -303,13 +287,7 @@ export function MemoriesConsole({
           }}
         />
       </div>
-      <ConfirmDialog
-        request={confirm}
-        pending={pending}
-        error={confirmError}
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => void runConfirm()}
-      />
+      <ConfirmDialog {...confirm.dialog} />
     </div>
   );
 }

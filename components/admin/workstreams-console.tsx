@@ -8,7 +8,7 @@ import { useState } from "react";
 import { useNow } from "@/components/sidebar/use-now";
 import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog, type ConfirmRequest } from "@/components/ui/confirm-dialog";
+import { ConfirmDialog, type ConfirmRequest, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Spinner } from "@/components/ui/spinner";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
@@ -55,14 +55,11 @@ export function WorkstreamsConsole({
   const list = useAdminWorkstreams(initial);
   const { data, filters } = list;
   const now = useNow();
-  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
-  const [pending, setPending] = useState(false);
-  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const confirm = useConfirm();
   const [actionError, setActionError] = useState<string | null>(null);
 
   const act = (request: Omit<ConfirmRequest, "onConfirm">, run: () => Promise<unknown>) => {
-    setConfirmError(null);
-    setConfirm({
+    confirm.ask({
       ...request,
       onConfirm: async () => {
         await run();
@@ -109,21 +106,6 @@ export function WorkstreamsConsole({
           setActionError(failure instanceof ApiError ? failure.message : "Couldn't unarchive."),
         );
     },
-  };
-
-  const runConfirm = async () => {
-    if (!confirm) return;
-    setPending(true);
-    try {
-      await confirm.onConfirm();
-      setConfirm(null);
-    } catch (failure) {
-      setConfirmError(
-        failure instanceof ApiError ? failure.message : "That didn't work. Try again.",
-      );
-    } finally {
-      setPending(false);
-    }
   };
 
   const { overview } = data;
@@ -245,13 +227,7 @@ export function WorkstreamsConsole({
         </div>
       ) : null}
 
-      <ConfirmDialog
-        request={confirm}
-        pending={pending}
-        error={confirmError}
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => void runConfirm()}
-      />
+      <ConfirmDialog {...confirm.dialog} />
     </div>
   );
 }

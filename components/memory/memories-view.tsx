@@ -6,7 +6,7 @@
 import { type FormEvent, useState } from "react";
 import { callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog, type ConfirmRequest } from "@/components/ui/confirm-dialog";
+import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
 import type { OrganizationMemoryView, OwnMemoryView } from "@/lib/memory/views";
@@ -70,9 +70,7 @@ export function MemoriesView({
   const [searching, setSearching] = useState(false);
   const [loadingMore, setLoadingMore] = useState<"own" | "organization" | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
-  const [pending, setPending] = useState(false);
-  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const confirm = useConfirm();
 
   const load = (scope: "mine" | "organization", q: string, before?: string) =>
     callApi<Page<OwnMemoryView & OrganizationMemoryView>>(
@@ -136,8 +134,7 @@ export function MemoriesView({
   };
 
   const remove = (row: MemoryRow) => {
-    setConfirmError(null);
-    setConfirm({
+    confirm.ask({
       title: "Delete this memory?",
       body: "Your agents will no longer know it. This cannot be undone.",
       confirmLabel: "Delete memory",
@@ -153,8 +150,7 @@ export function MemoriesView({
   };
 
   const share = (row: MemoryRow) => {
-    setConfirmError(null);
-    setConfirm({
+    confirm.ask({
       title: `Share with everyone in ${organizationName}?`,
       body: (
         <>
@@ -184,19 +180,6 @@ export function MemoriesView({
         }));
       },
     });
-  };
-
-  const runConfirm = async () => {
-    if (!confirm) return;
-    setPending(true);
-    try {
-      await confirm.onConfirm();
-      setConfirm(null);
-    } catch (failure) {
-      setConfirmError(messageOf(failure));
-    } finally {
-      setPending(false);
-    }
   };
 
   return (
@@ -288,13 +271,7 @@ export function MemoriesView({
         ) : null}
       </section>
 
-      <ConfirmDialog
-        request={confirm}
-        pending={pending}
-        error={confirmError}
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => void runConfirm()}
-      />
+      <ConfirmDialog {...confirm.dialog} />
     </div>
   );
 }

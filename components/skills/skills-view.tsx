@@ -7,7 +7,7 @@ import { type FormEvent, useId, useState } from "react";
 import { charCount, messageOf, textareaClasses } from "@/components/memory/memory-list";
 import { callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog, type ConfirmRequest } from "@/components/ui/confirm-dialog";
+import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
 import type { SkillView } from "@/lib/skills/views";
@@ -227,9 +227,7 @@ export function SkillsView({
 }) {
   const [own, setOwn] = useState(initial.skills);
   const [organization, setOrganization] = useState(initial.organization);
-  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
-  const [pending, setPending] = useState(false);
-  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const confirm = useConfirm();
 
   const save = async (skill: SkillView, change: Change) => {
     const result = await callApi<{ skill: SkillView }>(
@@ -246,8 +244,7 @@ export function SkillsView({
   };
 
   const remove = (skill: SkillView) => {
-    setConfirmError(null);
-    setConfirm({
+    confirm.ask({
       title: `Delete “${skill.name}”?`,
       body: skill.shared
         ? "No member's agents will be offered it any more. This cannot be undone."
@@ -264,8 +261,7 @@ export function SkillsView({
   };
 
   const share = (skill: SkillView) => {
-    setConfirmError(null);
-    setConfirm({
+    confirm.ask({
       title: `Share “${skill.name}” with everyone in ${organizationName}?`,
       body: "Every member's agents will be offered it, and admins can edit or delete it. It stops being yours alone.",
       confirmLabel: "Share skill",
@@ -278,19 +274,6 @@ export function SkillsView({
         setOrganization((list) => [result.skill, ...list]);
       },
     });
-  };
-
-  const runConfirm = async () => {
-    if (!confirm) return;
-    setPending(true);
-    try {
-      await confirm.onConfirm();
-      setConfirm(null);
-    } catch (failure) {
-      setConfirmError(messageOf(failure));
-    } finally {
-      setPending(false);
-    }
   };
 
   return (
@@ -355,13 +338,7 @@ export function SkillsView({
         )}
       </section>
 
-      <ConfirmDialog
-        request={confirm}
-        pending={pending}
-        error={confirmError}
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => void runConfirm()}
-      />
+      <ConfirmDialog {...confirm.dialog} />
     </div>
   );
 }
