@@ -48,6 +48,7 @@ import { sampleComposeMs, seedFullContext } from "./scenarios/full-turn";
 import { runHistory } from "./scenarios/history";
 import { runJobs } from "./scenarios/jobs";
 import { runOverhead } from "./scenarios/overhead";
+import { runRetrieval } from "./scenarios/retrieval";
 import { runSoak } from "./scenarios/soak";
 import { runStatements, type StatementSource } from "./scenarios/statements";
 
@@ -90,6 +91,7 @@ const results: Results = {
   history: {},
   jobs: {},
   full: {},
+  retrieval: {},
   client: { status: "skipped" },
   goals: [],
   notes: [],
@@ -209,6 +211,23 @@ async function main(): Promise<void> {
       overheadTtft,
       concurrencyTexts,
     });
+  }
+
+  // Retrieval runs in a process of its own after the servers are gone, on a quiet machine.
+  if (wants("retrieval")) {
+    for (const db of options.dbs) {
+      if (Date.now() > softDeadline) {
+        results.notes.push(`${db}: retrieval skipped, out of time`);
+        continue;
+      }
+      results.retrieval[db] = await runRetrieval({
+        db,
+        quick: options.quick,
+        pgUrl: options.pgUrl,
+        workDir,
+        log,
+      });
+    }
   }
 
   const base = results.overhead.baseline;

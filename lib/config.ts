@@ -214,6 +214,13 @@ export const config = {
     minSimilarity: 0.25,
     /** Words of the latest message full-text retrieval looks for (the first ones). */
     queryMaxWords: 32,
+    /**
+     * A word held by more memories than this (all organizations, by the planner's statistics)
+     * is too common to find candidates by: it only ranks them (lib/memory/retrieve.ts).
+     */
+    commonWordRows: 500,
+    /** The most of a message's words, rarest first, that find full-text candidates. */
+    matchMaxWords: 8,
     /** The most facts one conversation slice (a turn's messages) gives. */
     factsPerSlice: 16,
     /** Importance of an extracted fact unless the model says otherwise. */

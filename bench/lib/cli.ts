@@ -10,6 +10,7 @@ export const SECTIONS = [
   "client",
   "jobs",
   "full",
+  "retrieval",
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 export type DbKind = "pglite" | "postgres";
@@ -64,7 +65,7 @@ export type Options = {
 
 const HELP = `npm run bench -- [flags]
 
-  --only=overhead,statements,concurrency,soak,history,client,jobs
+  --only=overhead,statements,concurrency,soak,history,client,jobs,full,retrieval
                                                sections to run (default: all)
   --db=pglite,postgres                         database variants (default: both)
   --quick                                      ~2-minute smoke run (small counts)

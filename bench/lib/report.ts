@@ -6,6 +6,7 @@ import type { SeededContext } from "../scenarios/full-turn";
 import type { HistoryResult } from "../scenarios/history";
 import type { JobsResult } from "../scenarios/jobs";
 import type { OverheadResult } from "../scenarios/overhead";
+import type { RetrievalResult } from "../scenarios/retrieval";
 import type { SoakResult } from "../scenarios/soak";
 import type { StatementsResult } from "../scenarios/statements";
 import { round, type Summary } from "./stats";
@@ -56,6 +57,7 @@ export type Results = {
   >;
   history: Partial<Record<Variant, HistoryResult>>;
   jobs: Partial<Record<Variant, JobsResult>>;
+  retrieval: Partial<Record<"pglite" | "postgres", RetrievalResult>>;
   full?: Partial<Record<Variant, FullTurnResult>>;
   client: {
     status: "ok" | "todo" | "skipped" | "failed";
@@ -90,6 +92,12 @@ export const TARGETS = {
   rssGrowthSecondHalfMb: { pglite: 20, postgres: 20 },
   soakTurns: 1_000,
 } as const;
+
+/** Issue 14's retrieval targets, p99 in ms (hybrid on PGlite is reported, not judged). */
+const RETRIEVAL_TARGETS_MS: Record<"pglite" | "postgres", { fullText: number; hybrid?: number }> = {
+  pglite: { fullText: 50 },
+  postgres: { fullText: 20, hybrid: 20 },
+};
 
 /** CPU per turn of the app process plus, on Postgres, its database backends. */
 export function totalCpuPerTurn(run: OverheadResult): number {
@@ -207,6 +215,32 @@ export function evaluateGoals(results: Results): Goal[] {
         met: added <= 2,
       });
     }
+  }
+  for (const db of ["pglite", "postgres"] as const) {
+    const r = results.retrieval?.[db];
+    if (!r) continue;
+    const target = RETRIEVAL_TARGETS_MS[db];
+    const atScale = r.memories >= 100_000;
+    const scale = atScale ? "" : ` (${r.memories.toLocaleString("en")} memories only)`;
+    goals.push({
+      goal: `${db}: memory retrieval, full text p99 ≤ ${target.fullText} ms at 100,000 memories`,
+      measured: `${f(r.fullTextMs.p99, 1)} ms (p50 ${f(r.fullTextMs.p50, 1)})${scale}`,
+      met: atScale ? r.fullTextMs.p99 <= target.fullText : null,
+    });
+    const hybrid = `${f(r.hybridMs.p99, 1)} ms (p50 ${f(r.hybridMs.p50, 1)}, ${r.vectors.toLocaleString("en")} vectors)`;
+    goals.push(
+      db === "postgres"
+        ? {
+            goal: `postgres: memory retrieval, hybrid p99 ≤ ${target.hybrid} ms at 100,000 memories`,
+            measured: `${hybrid}${scale}`,
+            met: r.vectors >= 100_000 ? r.hybridMs.p99 <= (target.hybrid ?? 0) : null,
+          }
+        : {
+            goal: "pglite: memory retrieval, hybrid at 10,000 memories, RSS after the index (reported)",
+            measured: `${hybrid}, RSS ${r.rssAfterIndexMb} MiB`,
+            met: null,
+          },
+    );
   }
   const client = results.client;
   if (client.status === "ok" && client.fetched) {
@@ -578,6 +612,35 @@ export function formatReport(results: Results): string {
           `${f(r.titleMs.p50)} / ${f(r.titleMs.p90)} / ${f(r.titleMs.max)} ms`,
           `${f(r.activityMs.p50)} / ${f(r.activityMs.p90)} / ${f(r.activityMs.max)} ms`,
           String(r.missing),
+        ]),
+      ),
+    );
+  }
+
+  const retrievals = Object.entries(results.retrieval ?? {}) as Array<[Variant, RetrievalResult]>;
+  if (retrievals.length) {
+    out.push(
+      "\n5c. Memory retrieval at scale (bench/retrieval.ts): one organization's memories, Zipf-distributed words, a member's 12–20-word message",
+    );
+    out.push(
+      table(
+        [
+          "database",
+          "memories",
+          "with vectors",
+          "full text p50/p95/p99",
+          "hybrid p50/p95/p99",
+          "insert / index",
+          "RSS after index",
+        ],
+        retrievals.map(([variant, r]) => [
+          variant,
+          r.memories.toLocaleString("en"),
+          r.vectors.toLocaleString("en"),
+          `${f(r.fullTextMs.p50)} / ${f(r.fullTextMs.p95)} / ${f(r.fullTextMs.p99)} ms`,
+          `${f(r.hybridMs.p50)} / ${f(r.hybridMs.p95)} / ${f(r.hybridMs.p99)} ms`,
+          `${r.insertSeconds} s / ${r.indexSeconds} s`,
+          `${r.rssAfterIndexMb} MiB`,
         ]),
       ),
     );

@@ -56,13 +56,51 @@ export function topMemoriesSql(reader: MemoryReader): SQL {
   );
 }
 
+/**
+ * The query's words as two tsqueries: `ranked` holds every word; `matched` only the rarest few.
+ * A word that a large share of all memories holds (the planner's statistics of the search
+ * column, which ANALYZE keeps: autovacuum on Postgres, the server's maintenance pass on PGlite)
+ * tells little about which memory is meant and makes the search visit every memory holding it,
+ * which at 100,000 memories is most of the cost. Such words only rank: a memory is a candidate
+ * when it holds one of the query's rarer words (at most `matchMaxWords`, rarest first; when every
+ * word is common, the two least common), and among the candidates one holding more of the words
+ * ranks higher. Without statistics (a new or small table) every word counts as rare.
+ */
+function queryWordsSql(query: string): SQL {
+  const { commonWordRows, matchMaxWords } = config.memory;
+  return sql`(select
+      to_tsquery('english', coalesce(string_agg(t."word", ' | ') filter (where t."pick"), '')) as "matched",
+      to_tsquery('english', coalesce(string_agg(t."word", ' | '), '')) as "ranked"
+    from (
+      select w."word", w."n" <= ${matchMaxWords}
+          and (w."rows" <= ${commonWordRows} or (w."rare" = 0 and w."n" <= 2)) as "pick"
+      from (select w.*, count(*) filter (where w."rows" <= ${commonWordRows}) over () as "rare"
+      from (
+        select w."word", coalesce(max(c."freq"), 0) * (
+            select greatest(k."reltuples", 0) from pg_class k where k."oid" = 'memories'::regclass
+          ) as "rows",
+          row_number() over (order by coalesce(max(c."freq"), 0), min(w."at")) as "n"
+        from unnest(string_to_array(${query}::text, ' | ')) with ordinality as w("word", "at")
+        cross join lateral unnest(tsvector_to_array(to_tsvector('english', w."word"))) as l("lexeme")
+        left join (
+          select e."lexeme", e."freq" from pg_stats s
+          cross join lateral unnest(s."most_common_elems"::text::text[], s."most_common_elem_freqs")
+            as e("lexeme", "freq")
+          where s."schemaname" = current_schema() and s."tablename" = 'memories'
+            and s."attname" = 'search'
+        ) c on c."lexeme" = l."lexeme"
+        group by w."word"
+      ) w) w
+    ) t)`;
+}
+
 /** The reader's memories matching `query` (from fullTextQuery), best first (a JSON array). */
 export function fullTextMemoriesSql(reader: MemoryReader, query: string): SQL {
   return memoryJson(
     sql`select m."id", m."text", m."importance", m."updated_at",
-        ts_rank(m."search", q."query") as "rank"
-      from "memories" m, to_tsquery('english', ${query}::text) as q("query")
-      where ${visibleTo(reader)} and m."search" @@ q."query"
+        ts_rank(m."search", q."ranked") as "rank"
+      from "memories" m, ${queryWordsSql(query)} as q
+      where ${visibleTo(reader)} and m."search" @@ q."matched"
       order by "rank" desc, m."importance" desc, m."updated_at" desc
       limit ${config.memory.candidateLimit}`,
     sql`r."rank" desc, r."importance" desc, r."updated_at" desc`,

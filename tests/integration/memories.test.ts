@@ -3,7 +3,7 @@
 // tool; organization sharing waits for confirmation; retrieval ranking on a fixture (full text,
 // vectors, and their fusion); the real embedding path against the fake OpenAI-compatible server;
 // a failing retrieval is a warning and the turn completes without the section; bad input.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { memories } from "@/db/schema";
@@ -407,6 +407,48 @@ describe("retrieval ranking", () => {
     });
     expect(keys(found)[0]).toBe("lisbonInvoices");
     expect(keys(found).sort()).toEqual(["invoices", "lisbonInvoices", "rooftop"]);
+  });
+
+  it("I14.3 hundreds of memories sharing the message's common word do not crowd out the ones holding its rare words", async () => {
+    delete process.env.OPENAI_EMBEDDING_MODEL;
+    const user = await signUp(server.url, "Common Words");
+    const db = await getDb();
+    const row = (id: string, text: string) => ({
+      id,
+      organizationId: user.organizationId,
+      ownerId: user.userId,
+      scope: "member" as const,
+      text,
+      normalizedText: text.toLowerCase(),
+    });
+    await db
+      .insert(memories)
+      .values(
+        Array.from({ length: 700 }, (_, i) =>
+          row(`common_${i}`, `Project status note ${i}: the project moved on`),
+        ),
+      );
+    await db
+      .insert(memories)
+      .values([
+        row("zebra_kickoff", "The Zebra project kickoff is on Monday"),
+        row("zebra_logo", "Zebra stripes go on the new logo"),
+      ]);
+    // What autovacuum (Postgres) and the server's maintenance pass (PGlite) do after many inserts.
+    await db.execute(sql`analyze "memories"`);
+    const reader = { organizationId: user.organizationId, userId: user.userId, agentId: "chief" };
+
+    const ids = async (text: string) =>
+      (await retrieveMemories({ reader, text, limit: 20 })).memories.map((memory) => memory.id);
+    // Each project note holds "project" twice; the rare words still decide.
+    expect(await ids("When is the Zebra project kickoff?")).toEqual([
+      "zebra_kickoff",
+      "zebra_logo",
+    ]);
+    // A message of common words only still finds what holds them.
+    const common = await ids("project status");
+    expect(common).toHaveLength(20);
+    expect(common.every((id) => id.startsWith("common_"))).toBe(true);
   });
 
   it("I14.2 I14.3 hybrid: what full text misses vectors find and the other way round; fusion ranks both first", async () => {
