@@ -1,9 +1,9 @@
 // Memory retrieval at scale (section "retrieval"): bench/retrieval.ts in a child process per
 // database, so the RSS it reports is the embedded database's and the retrieval code's alone.
 // Postgres: 100,000 memories in one organization, each with a vector, full text and hybrid timed
-// on them. PGlite: full text on 100,000; hybrid on a second organization of 10,000 with vectors
-// (an HNSW index over 100,000 vectors of 1,536 dimensions is not what an embedded database is
-// for), and the RSS after its index is built.
+// on them. PGlite: full text on 100,000 memories; hybrid on another database of 10,000 with
+// vectors (an HNSW index over 100,000 vectors of 1,536 dimensions is not what an embedded
+// database is for), and the RSS after it is filled.
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -19,7 +19,8 @@ export type RetrievalTiming = {
   meanFound: number;
 };
 
-export type RetrievalResult = {
+/** One bench/retrieval.ts run: a database with `memories` memories, `vectors` of them with one. */
+export type RetrievalRun = {
   db: DbKind;
   memories: number;
   vectors: number;
@@ -29,8 +30,42 @@ export type RetrievalResult = {
   rssAfterIndexMb: number;
   rssEndMb: number;
   fullTextMs: RetrievalTiming;
-  hybridMs: RetrievalTiming;
+  hybridMs: RetrievalTiming | null;
 };
+
+/** Full text at scale, and hybrid where it is measured (the same run on Postgres). */
+export type RetrievalResult = { fullText: RetrievalRun; hybrid: RetrievalRun | null };
+
+async function runWorker(
+  args: { db: DbKind; memories: number; vectors: boolean; queries: number; pgUrl: string },
+  workDir: string,
+  log: (line: string) => void,
+): Promise<RetrievalRun> {
+  const json = path.join(workDir, `retrieval-${args.db}-${args.memories}.json`);
+  rmSync(json, { force: true });
+  log(
+    `${args.db}: retrieval over ${args.memories.toLocaleString("en")} memories${args.vectors ? " with vectors" : ""}`,
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "bench/retrieval.ts",
+      `--db=${args.db}`,
+      `--memories=${args.memories}`,
+      `--vectors=${args.vectors ? args.memories : 0}`,
+      `--queries=${args.queries}`,
+      `--pg-url=${args.pgUrl}`,
+      `--json=${json}`,
+    ],
+    { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  if (code !== 0) throw new Error(`bench/retrieval.ts --db=${args.db} exited with ${code}`);
+  return JSON.parse(readFileSync(json, "utf8")) as RetrievalRun;
+}
 
 export async function runRetrieval({
   db,
@@ -45,30 +80,25 @@ export async function runRetrieval({
   workDir: string;
   log: (line: string) => void;
 }): Promise<RetrievalResult> {
-  const memories = quick ? 5_000 : 100_000;
-  const vectors = db === "postgres" ? memories : quick ? 2_000 : 10_000;
-  const json = path.join(workDir, `retrieval-${db}.json`);
-  rmSync(json, { force: true });
-  log(
-    `${db}: retrieval over ${memories.toLocaleString("en")} memories (${vectors.toLocaleString("en")} with vectors)`,
+  const queries = quick ? 50 : 200;
+  const atScale = quick ? 5_000 : 100_000;
+  if (db === "postgres") {
+    const run = await runWorker(
+      { db, memories: atScale, vectors: true, queries, pgUrl },
+      workDir,
+      log,
+    );
+    return { fullText: run, hybrid: run };
+  }
+  const fullText = await runWorker(
+    { db, memories: atScale, vectors: false, queries, pgUrl },
+    workDir,
+    log,
   );
-  const child = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "bench/retrieval.ts",
-      `--db=${db}`,
-      `--memories=${memories}`,
-      `--vectors=${vectors}`,
-      `--queries=${quick ? 50 : 200}`,
-      `--pg-url=${pgUrl}`,
-      `--json=${json}`,
-    ],
-    { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] },
+  const hybrid = await runWorker(
+    { db, memories: quick ? 2_000 : 10_000, vectors: true, queries, pgUrl },
+    workDir,
+    log,
   );
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`bench/retrieval.ts --db=${db} exited with ${code}`);
-  return JSON.parse(readFileSync(json, "utf8")) as RetrievalResult;
+  return { fullText, hybrid };
 }
