@@ -463,7 +463,9 @@ class RewrittenMessage {
     })();
   }
   push(chunk: UIMessageChunk): void {
-    this.controller.enqueue(chunk);
+    // The SDK keeps a data chunk as the message's part and updates it in place when a later
+    // chunk has its id: the chunk the log is sending must not change under it.
+    this.controller.enqueue(chunk.type.startsWith("data-") ? structuredClone(chunk) : chunk);
   }
   async message(): Promise<WorkstreamMessage | null> {
     this.controller.close();
