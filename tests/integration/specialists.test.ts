@@ -164,9 +164,10 @@ describe("consulting a specialist in a group workstream", () => {
       .select()
       .from(workstreamStates)
       .where(eq(workstreamStates.workstreamId, owner.workstreamId));
-    const contributions = (
-      state?.state as { agentContributions: Array<{ agentId: string; text: string }> }
-    ).agentContributions;
+    const stored = state?.state as
+      | { agentContributions: Array<{ agentId: string; text: string }> }
+      | undefined;
+    const contributions = stored?.agentContributions;
     expect(contributions).toEqual([
       expect.objectContaining({
         agentId: "analyst",
