@@ -36,7 +36,7 @@ test("the chief consults the Analyst: the nested part shows collapsed, opens by 
   await page.keyboard.press("Enter");
   await expect(part).toHaveAttribute("open", "");
   await expect(inside).toBeVisible();
-  const said = (await inside.innerText()).trim();
+  const said = ((await inside.textContent()) ?? "").trim();
   expect(said.length).toBeGreaterThan(0);
 
   await page.reload();

@@ -124,7 +124,13 @@ export function specialistPrompt({
 }
 
 function contribution(specialist: AgentConfig, question: string, answer: string): string {
-  const line = (text: string) => text.replace(/\s+/g, " ").trim();
+  // One plain line: the state panel shows it as text, so markdown marks would show as such.
+  const line = (text: string) =>
+    text
+      .replace(/^\s*(?:[-*+]|\d+\.|#{1,6}|>)\s+/gm, "")
+      .replace(/[*_`~]+/g, "")
+      .replace(/\s+/g, " ")
+      .trim();
   const full = `${specialist.name} on “${line(question)}”: ${line(answer) || "no answer"}`;
   return full.length > CONTRIBUTION_MAX_CHARS
     ? `${full.slice(0, CONTRIBUTION_MAX_CHARS - 1)}…`

@@ -18,7 +18,7 @@ import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userWithWorkstream } from "../support/fixtures";
 import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
-import { eventually, messagesOf } from "./approvals-support";
+import { answer, eventually, followFrom, messagesOf } from "./approvals-support";
 import { createGroup } from "./workstreams-support/helpers";
 
 let testDb: TestDatabase;
@@ -234,6 +234,34 @@ describe("consulting a specialist in a group workstream", () => {
     });
     expect(runRegistry.size()).toBe(0);
     expect((await turnRowOf(turnId))?.state).toBe("cancelled");
+  });
+
+  it("T25 in a group workstream an approval still continues the same turn, a consultation kept", async () => {
+    const owner = await groupOf("Approving Member");
+    await createGroup(owner.client, "Board notes");
+    const response = await send(
+      owner,
+      '[tool:consult_specialist:{"specialist":"writer","question":"draft a line"}] [tool:send_message:{"workstreamId":"Board notes","text":"hello"}]',
+    );
+    const turnId = String(response.headers.get("x-turn-id"));
+    const { events } = await readSse(response);
+    expect(statuses(events).at(-1)).toBe("suspended");
+    const approvalId = events.find((event) => event.data.type === "tool-approval-request")?.data
+      .approvalId;
+    const answered = await answer(owner.client, owner, turnId, String(approvalId), {
+      approved: true,
+    });
+    expect(answered.status).toBe(200);
+    const lastOffset = Math.max(...events.map((event) => event.offset ?? 0));
+    const rest = await followFrom(owner, lastOffset);
+    expect(statuses(rest.events).at(-1)).toBe("ready");
+    const message = await lastAssistant(owner.workstreamId);
+    expect(message.parts.filter((part) => part.type === "data-specialist")).toHaveLength(1);
+    const sent = message.parts.find((part) => part.type === "tool-send_message") as
+      | { state?: string }
+      | undefined;
+    expect(sent?.state).toBe("output-available");
+    expect(message.parts.filter((part) => part.type === "text").length).toBeGreaterThan(0);
   });
 
   it("W3 a direct workstream's chief has no specialists to consult", async () => {
