@@ -42,6 +42,7 @@ import {
 import { type Server, startApp, startBaseline } from "./lib/servers";
 import { round, summarize } from "./lib/stats";
 import { type BenchUser, signUpUser, signUpUsers } from "./lib/users";
+import { runApprovals } from "./scenarios/approvals";
 import { chatPageScripts, chatRouteWeight, ratio, timeToUsable } from "./scenarios/client";
 import { runConcurrency } from "./scenarios/concurrency";
 import { sampleComposeMs, seedFullContext } from "./scenarios/full-turn";
@@ -90,6 +91,7 @@ const results: Results = {
   soak: {},
   history: {},
   jobs: {},
+  approvals: {},
   full: {},
   retrieval: {},
   client: { status: "skipped" },
@@ -368,6 +370,14 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
         user: await signUpUser(server.url, `${db}-jobs`),
         samples: options.jobSamples,
         text: (i) => `Plan the harbor festival budget ${i} with the lighthouse volunteers`,
+        log,
+      });
+    }
+    if (wants("approvals") && Date.now() < softDeadline) {
+      log(`${db}: ${options.approvalSamples} turns with one approved tool call`);
+      results.approvals[db] = await runApprovals({
+        user: await signUpUser(server.url, `${db}-approvals`),
+        samples: options.approvalSamples,
         log,
       });
     }

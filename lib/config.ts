@@ -13,6 +13,13 @@ export type AgentConfig = {
   tools: readonly string[];
   /** One line for pickers and the sidebar. */
   description: string;
+  /**
+   * What the agent says without a model call (so a turn's path gets no extra request): its
+   * greeting (the opening line of a new workstream, and the preamble of its first turn), a short
+   * preamble while a turn prepares, and the announcement after a batch of tool calls, which never
+   * names a tool or its result.
+   */
+  voice: { greeting: string; preamble: string; afterTools: string };
 };
 
 /** A core workstream's fixed identity (see getCoreWorkstreamProfile). */
@@ -98,8 +105,8 @@ export const config = {
       persona:
         "You are Chief, the lead agent of this organization's workstreams. You answer directly, " +
         "plan work, and keep track of decisions. Be concise and concrete. In group workstreams " +
-        "you lead and bring in the specialists' perspectives (Researcher, Analyst, Writer) when " +
-        "they help. While a member is onboarding, learn what they work on; when they are ready, " +
+        "you lead: ask a specialist (Researcher, Analyst, Writer) with consult_specialist when " +
+        "their view helps, then answer with what they said. While a member is onboarding, learn what they work on; when they are ready, " +
         "call complete_onboarding so their specialists and core workstreams are set up.",
       reasoningProfile: "balanced",
       tools: [
@@ -110,6 +117,12 @@ export const config = {
         ...OUTREACH_TOOLS,
       ],
       description: "Leads your workstreams, plans work and tracks decisions.",
+      voice: {
+        greeting:
+          "Hi, I'm Chief. Tell me what you're working on and I'll help you plan it, decide and keep track.",
+        preamble: "Getting the context together…",
+        afterTools: "Thanks for waiting, putting it together…",
+      },
     },
     researcher: {
       id: "researcher",
@@ -121,6 +134,12 @@ export const config = {
       reasoningProfile: "deep",
       tools: ["current_time", "days_between", ...CONTEXT_TOOLS, ...OUTREACH_TOOLS],
       description: "Gathers what is known, separates facts from assumptions.",
+      voice: {
+        greeting:
+          "Hi, I'm Researcher. Give me a question and I'll gather what is known and what still needs checking.",
+        preamble: "Looking into what we know…",
+        afterTools: "Sorting through what I found…",
+      },
     },
     analyst: {
       id: "analyst",
@@ -132,6 +151,12 @@ export const config = {
       reasoningProfile: "deep",
       tools: ["calculate", "days_between", "current_time", ...CONTEXT_TOOLS, ...OUTREACH_TOOLS],
       description: "Works through numbers, trade-offs and risks.",
+      voice: {
+        greeting:
+          "Hi, I'm Analyst. Bring me numbers, options or a decision and I'll work through the trade-offs.",
+        preamble: "Working through the numbers…",
+        afterTools: "Checking my working…",
+      },
     },
     writer: {
       id: "writer",
@@ -143,6 +168,12 @@ export const config = {
       reasoningProfile: "fast",
       tools: ["word_count", "current_time", ...CONTEXT_TOOLS, ...OUTREACH_TOOLS],
       description: "Turns notes into clear, well-shaped documents.",
+      voice: {
+        greeting:
+          "Hi, I'm Writer. Share your notes and the tone you want, and I'll shape them into a draft.",
+        preamble: "Reading your notes…",
+        afterTools: "Shaping the draft…",
+      },
     },
   } satisfies Record<string, AgentConfig>,
   defaultAgentId: "chief",
@@ -295,6 +326,13 @@ export const config = {
   workstreams: {
     /** The agent that leads a group workstream unless another one is chosen. */
     groupLeadAgentId: "chief",
+    /**
+     * The specialists a group workstream's lead may consult (consult_specialist), each with its
+     * own persona, model profile and tools; the lead itself is never among them.
+     */
+    groupSpecialistIds: ["researcher", "analyst", "writer"],
+    /** How many of the latest messages a consulted specialist reads besides the state. */
+    specialistHistoryMessages: 6,
     defaultGroupTitle: "New Workstream",
     /** Longest title a user may give a workstream (characters, after trimming). */
     titleMaxChars: 120,

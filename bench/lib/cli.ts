@@ -11,6 +11,7 @@ export const SECTIONS = [
   "jobs",
   "full",
   "retrieval",
+  "approvals",
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 export type DbKind = "pglite" | "postgres";
@@ -51,6 +52,8 @@ export type Options = {
   historyMessages: number;
   /** New group workstreams, one turn each, whose title and activity jobs are timed. */
   jobSamples: number;
+  /** Turns with one approved tool call (suspend → approve → complete), timed end to end. */
+  approvalSamples: number;
   historyRequests: number;
   clientMessages: number[];
   clientRepeats: number;
@@ -65,7 +68,7 @@ export type Options = {
 
 const HELP = `npm run bench -- [flags]
 
-  --only=overhead,statements,concurrency,soak,history,client,jobs,full,retrieval
+  --only=overhead,statements,concurrency,soak,history,client,jobs,full,retrieval,approvals
                                                sections to run (default: all)
   --db=pglite,postgres                         database variants (default: both)
   --quick                                      ~2-minute smoke run (small counts)
@@ -140,6 +143,7 @@ export function parseOptions(argv: readonly string[]): Options {
     chunkDelayMs: 0,
     historyMessages: quick ? 10_000 : 100_000,
     jobSamples: quick ? 5 : 20,
+    approvalSamples: quick ? 10 : 30,
     historyRequests: quick ? 50 : 200,
     clientMessages: [10, 10_000],
     clientRepeats: quick ? 1 : 3,

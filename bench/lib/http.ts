@@ -27,6 +27,10 @@ export type TurnTiming = {
   firstOf: Record<string, number>;
   /** The last event id (the log offset) in the stream, 0 when none. */
   lastId: number;
+  /** The turn's id (the answer's x-turn-id header), when it has one. */
+  turnId?: string;
+  /** The approvals the turn asked for (`tool-approval-request` events), in order. */
+  approvalIds?: string[];
   error?: string;
   body?: string;
 };
@@ -184,6 +188,8 @@ export class Client {
         const now = performance.now() - started;
         timing.status = res.statusCode ?? 0;
         timing.headersMs = now;
+        const turnId = res.headers["x-turn-id"];
+        if (typeof turnId === "string") timing.turnId = turnId;
         this.keepCookies(res.headers);
         onHeaders?.(timing.status);
         const isSse = String(res.headers["content-type"] ?? "").includes("text/event-stream");
@@ -215,14 +221,17 @@ export class Client {
             timing.events++;
             timing.eventMs.push(at);
             if (Number.isNaN(timing.firstEventMs)) timing.firstEventMs = at;
-            let event: { type?: string; delta?: string };
+            let event: { type?: string; delta?: string; approvalId?: string };
             try {
-              event = JSON.parse(data) as { type?: string; delta?: string };
+              event = JSON.parse(data) as { type?: string; delta?: string; approvalId?: string };
             } catch {
               continue;
             }
             const type = event.type ?? "?";
             timing.firstOf[type] ??= at;
+            if (type === "tool-approval-request" && event.approvalId) {
+              timing.approvalIds = [...(timing.approvalIds ?? []), event.approvalId];
+            }
             if (type === "text-delta") {
               if (Number.isNaN(timing.firstTextMs)) timing.firstTextMs = at;
               timing.textMs.push(at);

@@ -1,5 +1,7 @@
 // The results document (written as JSON) and its printed tables, with issue 11's targets beside
 // the figures.
+
+import type { ApprovalsResult } from "../scenarios/approvals";
 import type { BundleWeight, FetchedWeight, UsableResult } from "../scenarios/client";
 import type { LevelResult } from "../scenarios/concurrency";
 import type { SeededContext } from "../scenarios/full-turn";
@@ -58,6 +60,7 @@ export type Results = {
   history: Partial<Record<Variant, HistoryResult>>;
   jobs: Partial<Record<Variant, JobsResult>>;
   retrieval: Partial<Record<"pglite" | "postgres", RetrievalResult>>;
+  approvals: Partial<Record<Variant, ApprovalsResult>>;
   full?: Partial<Record<Variant, FullTurnResult>>;
   client: {
     status: "ok" | "todo" | "skipped" | "failed";
@@ -646,6 +649,34 @@ export function formatReport(results: Results): string {
             : "–",
           `${r.insertSeconds} s / ${r.indexSeconds} s`,
           `${r.rssAfterIndexMb} MiB`,
+        ]),
+      ),
+    );
+  }
+  const approvals = Object.entries(results.approvals ?? {}) as Array<[Variant, ApprovalsResult]>;
+  if (approvals.length) {
+    out.push(
+      "\n5d. A turn with one approved tool call (send_message): send → suspended → approve → completed",
+    );
+    out.push(
+      table(
+        [
+          "server",
+          "turns",
+          "round trip p50/p95/max",
+          "send → suspended p50",
+          "approve → completed p50",
+          "answer p50",
+          "failed",
+        ],
+        approvals.map(([variant, r]) => [
+          variant,
+          String(r.samples),
+          `${f(r.roundTripMs.p50)} / ${f(r.roundTripMs.p95)} / ${f(r.roundTripMs.max)} ms`,
+          `${f(r.suspendMs.p50)} ms`,
+          `${f(r.continueMs.p50)} ms`,
+          `${f(r.answerMs.p50)} ms`,
+          String(r.failed),
         ]),
       ),
     );

@@ -4,6 +4,7 @@ export type Summary = {
   n: number;
   p50: number;
   p90: number;
+  p95: number;
   p99: number;
   max: number;
   mean: number;
@@ -27,6 +28,7 @@ export function summarize(values: readonly number[]): Summary {
     n: sorted.length,
     p50: round(percentile(sorted, 50)),
     p90: round(percentile(sorted, 90)),
+    p95: round(percentile(sorted, 95)),
     p99: round(percentile(sorted, 99)),
     max: round(sorted.at(-1) ?? Number.NaN),
     mean: round(sorted.length ? total / sorted.length : Number.NaN),

@@ -51,6 +51,8 @@ export type ChatViewProps = {
   /** How the last turn ended, when none is running. */
   lastStatus: TurnStatusEvent | null;
   agentNames: Record<string, string>;
+  /** What the workstream's agent says to open a new workstream (its configured greeting). */
+  greeting: string | null;
   /** The offline model's trigger table while it is the model in use, else null. */
   offlineTriggers: OfflineTrigger[] | null;
   /** The server's limits the page must respect, from its settings. */
@@ -81,6 +83,7 @@ export function ChatView({
   compactions: initialCompactions,
   lastStatus,
   agentNames,
+  greeting,
   offlineTriggers,
   limits,
   contextPanel,
@@ -217,7 +220,7 @@ export function ChatView({
                 ) : null
               }
               empty={
-                <EmptyChat agentName={agentName}>
+                <EmptyChat agentName={agentName} greeting={greeting}>
                   {offlineTriggers ? (
                     <OfflineModelIntro onTry={tryExample} onShowTriggers={triggers.open} />
                   ) : null}

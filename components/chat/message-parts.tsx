@@ -9,6 +9,7 @@ import type { ChatMessage } from "@/lib/chat-client/wire";
 import { ApprovalCard } from "./approval-card";
 import { safeHref } from "./markdown/text";
 import { revealKey } from "./reveal-activity";
+import { asSpecialist, SpecialistPart } from "./specialist-part";
 import { ToolCall, toolName } from "./tool-call";
 import { useRevealedText } from "./use-revealed-text";
 
@@ -44,18 +45,28 @@ export function AssistantParts({
   const firstRequested = parts.findIndex(
     (part) => isToolPart(part) && part.state === "approval-requested",
   );
-  return parts.map((part, index) => (
-    <AssistantPart
-      // A message's parts only grow at the end: the position is their identity.
-      // biome-ignore lint/suspicious/noArrayIndexKey: see above
-      key={index}
-      part={part}
-      live={live}
-      revealKey={revealKey(messageId, index)}
-      context={context}
-      waitingBefore={firstRequested !== -1 && firstRequested < index}
-    />
-  ));
+  // A consultation shows as its specialist's part; its tool call would say the same again.
+  const consulted = new Set(
+    parts.flatMap((part) =>
+      part.type === "data-specialist" && "id" in part && typeof part.id === "string"
+        ? [part.id]
+        : [],
+    ),
+  );
+  return parts.map((part, index) =>
+    isToolPart(part) && consulted.has(part.toolCallId) ? null : (
+      <AssistantPart
+        // A message's parts only grow at the end: the position is their identity.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        key={index}
+        part={part}
+        live={live}
+        revealKey={revealKey(messageId, index)}
+        context={context}
+        waitingBefore={firstRequested !== -1 && firstRequested < index}
+      />
+    ),
+  );
 }
 
 function AssistantPart({
@@ -114,6 +125,20 @@ function AssistantPart({
         {part.filename ?? "Attached file"}
       </a>
     ) : null;
+  }
+  if (part.type === "data-specialist" && "data" in part) {
+    const specialist = asSpecialist(part.data);
+    if (specialist) {
+      return (
+        <SpecialistPart specialist={specialist}>
+          <RevealedText
+            text={specialist.text}
+            live={live && specialist.status === "working"}
+            revealKey={`${revealKey}:specialist`}
+          />
+        </SpecialistPart>
+      );
+    }
   }
   if (part.type.startsWith("data-") && "data" in part) {
     return <DataPart name={part.type.slice(5)} data={part.data} />;

@@ -25,7 +25,8 @@ function activityText(turn: TurnView, agentName: string, writing: boolean): stri
   if (activity?.kind === "sending") return "Sending…";
   if (activity?.kind === "acknowledged") return `Sent. ${agentName} is starting…`;
   if (activity?.kind === "tool") return `Using ${activity.toolName}…`;
-  if (activity?.kind === "preamble") return activity.text;
+  // A preamble fills the wait before the answer; once the answer is being written it is done.
+  if (activity?.kind === "preamble" && !writing) return activity.text;
   return writing ? `${agentName} is writing…` : `${agentName} is thinking…`;
 }
 
@@ -89,9 +90,14 @@ export function TurnStatusLine({
           ) : (
             <Spinner className="size-3.5 shrink-0 text-accent" />
           )}
-          <span className={cx("truncate", turn.activity?.kind === "preamble" && "italic")}>
-            {activityText(turn, agentName, writing)}
-          </span>
+          {turn.activity?.kind === "preamble" && !writing ? (
+            // The agent's own words (a greeting can be a sentence long): wrapped, not cut off.
+            <span data-testid="turn-preamble" className="min-w-0 italic">
+              {turn.activity.text}
+            </span>
+          ) : (
+            <span className="truncate">{activityText(turn, agentName, writing)}</span>
+          )}
         </span>
       ) : null}
       {running && !connected ? (

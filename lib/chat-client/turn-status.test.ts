@@ -37,6 +37,27 @@ describe("reduceTurnStatus", () => {
     });
   });
 
+  it("E3 keeps the preamble through the stages after it, until a tool or another preamble", () => {
+    const said = fold([
+      { turnId, state: "processing", stage: "COMPOSE_REQUEST" },
+      { turnId, state: "preamble", text: "Getting the context together…" },
+      { turnId, state: "processing", stage: "SEND_REQUEST" },
+      { turnId, state: "processing", stage: "STREAM_RESPONSE" },
+    ]);
+    expect(said.activity).toEqual({ kind: "preamble", text: "Getting the context together…" });
+    const tool = fold([
+      { turnId, state: "preamble", text: "Getting the context together…" },
+      { turnId, state: "tool", toolName: "calculate" },
+      { turnId, state: "processing", stage: "TOOL_CALL" },
+    ]);
+    expect(tool.activity).toEqual({ kind: "thinking", stage: "TOOL_CALL" });
+    const next = fold([
+      { turnId, state: "preamble", text: "Getting the context together…" },
+      { turnId: "turn_next", state: "processing", stage: "COMPOSE_REQUEST" },
+    ]);
+    expect(next.activity).toEqual({ kind: "thinking", stage: "COMPOSE_REQUEST" });
+  });
+
   it("keeps the failure's reason and whether Retry makes sense", () => {
     const failed = fold([
       { turnId, state: "processing", stage: "SEND_REQUEST" },

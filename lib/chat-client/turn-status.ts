@@ -75,6 +75,11 @@ export function reduceTurnStatus(view: TurnView, status: TurnStatusEvent): TurnV
     case "acknowledged":
       return { ...base, state: "pending", activity: { kind: "acknowledged" } };
     case "processing":
+      // A preamble stays up through the stages that follow it (they are details of the same
+      // preparation) until the agent uses a tool, writes, or says something else.
+      if (view.turnId === status.turnId && view.activity?.kind === "preamble") {
+        return { ...base, state: "active", activity: view.activity };
+      }
       return { ...base, state: "active", activity: { kind: "thinking", stage: status.stage } };
     case "preamble":
       return { ...base, state: "active", activity: { kind: "preamble", text: status.text } };

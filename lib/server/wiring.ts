@@ -15,6 +15,7 @@ import { memberSection } from "@/lib/turns/context";
 import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { registerSendMessageTool } from "@/lib/turns/send-message";
+import { declareSpecialistTool } from "@/lib/turns/specialists";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
 import { processSingleton } from "./singleton";
@@ -95,6 +96,7 @@ export function wireTurnTools(): void {
   registerMemoryTools();
   registerStateTools();
   registerSendMessageTool();
+  declareSpecialistTool();
   registerScopedToolsHook();
   registerMemberSection();
   // After the member section: the extra sections' budget keeps the earlier ones first.

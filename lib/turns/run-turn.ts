@@ -2,13 +2,7 @@
 // TOOL_CALL stage for each tool call inside the bounded tool loop), RENDER, then cleanup that
 // always runs. Each stage writes the turn's status as it starts; hooks may transform, guard or
 // observe at its pre and post points.
-import {
-  isStepCount,
-  type LanguageModelUsage,
-  readUIMessageStream,
-  streamText,
-  type UIMessageChunk,
-} from "ai";
+import { type LanguageModelUsage, readUIMessageStream, streamText, type UIMessageChunk } from "ai";
 import { wakeJobsSoon } from "@/inngest/engine";
 import { turnCompleted } from "@/inngest/events";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
@@ -53,7 +47,15 @@ import {
   type Outcome,
   stopCode,
 } from "./outcome";
+import { isFirstTurn, preparingPreamble, ToolBatchAnnouncer } from "./preambles";
 import { runRegistry, StopRequested } from "./run-registry";
+import {
+  CONSULT_TOOL,
+  type ConsultationTally,
+  consultSpecialistTool,
+  emptyTally,
+  specialistsFor,
+} from "./specialists";
 import { type ResumedTurn, resumedRecord, stepsSoFar, suspended } from "./suspend";
 import { toolApprovalFor } from "./tool-authority";
 import { gateTools } from "./tool-gate";
@@ -119,13 +121,18 @@ async function execute(
   const ctx = hookContext(input);
   const scope = stageScope(input);
   const startedAt = new Date().toISOString();
-  const resolved = await resolveAgent(input);
+  const resolved = await resolveAgent(input, input.workstream.agentId);
   // Stopped while pending: the turn ends cancelled without the model ever being called.
   controller.signal.throwIfAborted();
   // The turn becomes active with its next logged events, in the same statement.
   log.activate(resolved.model.modelId);
 
   const composed = await stage(scope, "COMPOSE_REQUEST", async () => {
+    // Something to read while the context is gathered: the greeting on the first turn.
+    if (!resumed) {
+      const first = isFirstTurn(history, historyLeftOut > 0 || !!workstream.lastCompactedMessageId);
+      log.append(preparingPreamble(turn.id, resolved.agent, first));
+    }
     const memories = await knowledge(input, scope);
     const request = await composeRequest({
       workstream,
@@ -162,6 +169,59 @@ async function execute(
   const stepUsages: Array<TokenUsage | null> = [];
   // After an approval the turn goes on with the steps it has left.
   const stepsBefore = resumed ? stepsSoFar(resumed.message) : 0;
+
+  let sentFirstText = false;
+  const rechunker = new TextRechunker({
+    min: config.turns.chunkMinChars,
+    max: config.turns.chunkMaxChars,
+    emit: (chunk) => {
+      if (chunk.type === "text-delta") {
+        bus.emit({ type: "ProviderTokensStreamed", turnId: turn.id, chars: chunk.delta.length });
+      }
+      // The first text of a turn is committed and sent at once, not on the batch timer.
+      const first = chunk.type === "text-delta" && !sentFirstText;
+      if (first) sentFirstText = true;
+      log.append(chunk, { immediate: first });
+    },
+  });
+  const transformChunks = hasStageHooks("STREAM_RESPONSE");
+  // The lead of a group workstream may consult its specialists within the turn.
+  const specialists = specialistsFor(workstream, resolved.agent.id);
+  const consultations: ConsultationTally = emptyTally();
+  // With chunk transforms or consultations (whose nested parts are written beside the model's
+  // stream), the answer kept is the one the client was sent: rebuilt from the chunks logged.
+  const rewritten =
+    transformChunks || specialists.length > 0
+      ? new RewrittenMessage(
+          turn.assistantMessageId,
+          resumed ? structuredClone(resumed.message) : undefined,
+        )
+      : null;
+  const tools =
+    specialists.length > 0
+      ? {
+          ...resolved.tools,
+          [CONSULT_TOOL]: consultSpecialistTool({
+            lead: resolved.agent,
+            specialists,
+            workstream,
+            kept,
+            history,
+            ctx,
+            scope,
+            signal: controller.signal,
+            // The lead's finished steps, the one calling the tool, and every consultation's.
+            stepsUsed: () => stepsBefore + stepUsages.length + 1 + consultations.steps,
+            resolve: (agentId) => resolveAgent(input, agentId),
+            emit: (chunk) => {
+              rewritten?.push(chunk);
+              rechunker.push(chunk);
+            },
+            tally: consultations,
+          }),
+        }
+      : resolved.tools;
+  const stepsUsed = (steps: number) => stepsBefore + steps + consultations.steps;
   const result = await stage(scope, "SEND_REQUEST", async () => {
     const request = await beforeStage(
       "SEND_REQUEST",
@@ -180,12 +240,13 @@ async function execute(
       instructions: request.instructions,
       messages: request.messages,
       allowSystemInMessages: true,
-      tools: gateTools(resolved.tools, ctx, scope),
+      tools: gateTools(tools, ctx, scope),
       // The authority stack decides each call: policy, grants and mode may decide it at once;
       // a call that asks the owner ends the stream with its approval request instead of
       // running, and the continuation after the answers runs (only) the approved ones.
       toolApproval: toolApprovalFor({ workstream, kept, ctx, resumed: resumed?.message }),
-      stopWhen: isStepCount(Math.max(1, config.turns.maxSteps - stepsBefore)),
+      // Consultations' model calls count toward the bound as well.
+      stopWhen: ({ steps }) => stepsUsed(steps.length) >= config.turns.maxSteps,
       abortSignal: controller.signal,
       maxRetries: 0, // attempts, backoff and fallback are the resilient model's
       onError: () => {}, // failures reach the turn through the UI stream's error chunk
@@ -212,31 +273,9 @@ async function execute(
     },
   });
 
-  let sentFirstText = false;
-  const rechunker = new TextRechunker({
-    min: config.turns.chunkMinChars,
-    max: config.turns.chunkMaxChars,
-    emit: (chunk) => {
-      if (chunk.type === "text-delta") {
-        bus.emit({ type: "ProviderTokensStreamed", turnId: turn.id, chars: chunk.delta.length });
-      }
-      // The first text of a turn is committed and sent at once, not on the batch timer.
-      const first = chunk.type === "text-delta" && !sentFirstText;
-      if (first) sentFirstText = true;
-      log.append(chunk, { immediate: first });
-    },
-  });
   // Text held back to fill a 36–72 character piece waits at most 250 ms.
   const idleFlush = setInterval(() => rechunker.flushStale(250), 50);
-  const transformChunks = hasStageHooks("STREAM_RESPONSE");
-  // With chunk transforms, the answer kept is the one the client was sent: rebuilt from the
-  // transformed chunks, not the model's own.
-  const rewritten = transformChunks
-    ? new RewrittenMessage(
-        turn.assistantMessageId,
-        resumed ? structuredClone(resumed.message) : undefined,
-      )
-    : null;
+  const announcer = new ToolBatchAnnouncer(turn.id, resolved.agent);
   let sawContent = false;
   try {
     await stage(scope, "STREAM_RESPONSE", async () => {
@@ -256,6 +295,9 @@ async function execute(
             toolCallId: chunk.toolCallId,
           });
         }
+        // After a batch of tool calls, the agent's announcement before its next model call.
+        const announcement = announcer.before(chunk);
+        if (announcement) rechunker.push(announcement as unknown as UIMessageChunk);
         rewritten?.push(chunk);
         rechunker.push(chunk);
       }
@@ -265,7 +307,7 @@ async function execute(
       // Set by the stream's onEnd callback, which TypeScript cannot see.
       const kept = final as WorkstreamMessage | null;
       const message = await rewritten.message();
-      if (kept && message) final = { ...message, metadata: kept.metadata };
+      if (message) final = { ...message, metadata: kept?.metadata ?? message.metadata };
     }
   } finally {
     clearInterval(idleFlush);
@@ -281,13 +323,18 @@ async function execute(
     resolved.model.attempts.findLast((attempt) => attempt.outcome === "ok")?.modelId ??
     resolved.model.modelId;
   // A turn that went on after an approval counts what it used before as well.
+  // The consultations' tokens and cost are the turn's too.
+  const lead = { usage: counted.usage, costUsd: costUsd(servedBy, counted.usage) };
+  const all = [lead, ...consultations.records];
   const {
     usage,
     costUsd: cost,
     attempts,
   } = resumedRecord(resumed, {
-    usage: counted.usage,
-    costUsd: costUsd(servedBy, counted.usage),
+    usage: sumUsage(all.map((record) => record.usage)),
+    costUsd: all.some((record) => record.costUsd === null)
+      ? null
+      : all.reduce((sum, record) => sum + (record.costUsd ?? 0), 0),
     attempts: resolved.model.attempts,
   });
   // Unknown counts are null, not left out and not zero: the chat shows "—" for them.
@@ -312,7 +359,7 @@ async function execute(
   const waiting = suspended(turn.id, message, record);
   if (waiting) return waiting;
   const last = steps.at(-1);
-  if (stepsBefore + steps.length >= config.turns.maxSteps && last?.finishReason === "tool-calls") {
+  if (stepsUsed(steps.length) >= config.turns.maxSteps && last?.finishReason === "tool-calls") {
     return failed(turn.id, { code: "turn:step_limit", retryable: false }, message, record);
   }
   return {
@@ -365,10 +412,14 @@ async function knowledge(
   return { top: memories.top, retrieved: retrieved.filter((memory) => !seeded.has(memory.id)) };
 }
 
-async function resolveAgent({ turn, workstream, skills }: RunInput): Promise<ResolvedAgent> {
+/** An agent of the turn (its own, or a specialist it consults), as the resolveAgent hooks make it. */
+async function resolveAgent(
+  { turn, workstream, skills }: RunInput,
+  agentId: string,
+): Promise<ResolvedAgent> {
   const base = { turnId: turn.id };
   let resolved = await defaultResolveAgent({
-    agentId: workstream.agentId,
+    agentId,
     // The provider events of each model call the turn makes, retries and fallback included.
     onAttemptStart: ({ modelId, attempt }) => {
       bus.emit({ type: "ProviderRequestStarted", ...base, modelId, attempt });
@@ -412,7 +463,9 @@ class RewrittenMessage {
     })();
   }
   push(chunk: UIMessageChunk): void {
-    this.controller.enqueue(chunk);
+    // The SDK keeps a data chunk as the message's part and updates it in place when a later
+    // chunk has its id: the chunk the log is sending must not change under it.
+    this.controller.enqueue(chunk.type.startsWith("data-") ? structuredClone(chunk) : chunk);
   }
   async message(): Promise<WorkstreamMessage | null> {
     this.controller.close();

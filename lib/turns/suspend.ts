@@ -9,6 +9,7 @@ import { sumUsage } from "@/lib/models/usage";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamMessage } from "./messages";
 import type { Outcome, TurnRecord } from "./outcome";
+import { consultedSteps } from "./specialists";
 
 /** A turn going on after its approvals: the answer it kept, and what it had used for it. */
 export type ResumedTurn = { message: WorkstreamMessage; record: TurnRecord };
@@ -71,9 +72,14 @@ export function suspended(
   };
 }
 
-/** Model calls so far: a turn going on after an approval has the rest of its step bound. */
+/**
+ * Model calls so far, the consulted specialists' included: a turn going on after an approval has
+ * the rest of its step bound.
+ */
 export function stepsSoFar(message: WorkstreamMessage): number {
-  return message.parts.filter((part) => part.type === "step-start").length;
+  return (
+    message.parts.filter((part) => part.type === "step-start").length + consultedSteps(message)
+  );
 }
 
 /** What a turn used in all: its run now plus, after an approval, what it used before. */

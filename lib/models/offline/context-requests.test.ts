@@ -30,6 +30,7 @@ describe("offline model: plain requests for tools", () => {
     const tools = new Set(OFFLINE_CONTEXT_REQUESTS.map((request) => request.tool));
     expect([...tools].sort()).toEqual([
       "add_memory_note",
+      "consult_specialist",
       "recall",
       "remember",
       "search_history",
@@ -103,6 +104,14 @@ describe("offline model: plain requests for tools", () => {
     expect(
       args("Please tell the Decision Log workstream that we chose Postgres").workstreamId,
     ).toBe("Decision Log");
+    expect(args("ask the Analyst to compare the two offers")).toEqual({
+      specialist: "Analyst",
+      question: "Compare the two offers",
+    });
+    expect(args("ask Writer: draft the launch note")).toEqual({
+      specialist: "Writer",
+      question: "Draft the launch note",
+    });
   });
 
   describe("through the AI SDK", () => {
@@ -160,6 +169,27 @@ describe("offline model: plain requests for tools", () => {
       const plain = await run("add a task: write the FAQ", {});
       expect(plain.toolCalls).toEqual([]);
       expect(plain.text.length).toBeGreaterThan(0);
+    });
+
+    it("W3 asks a specialist the tool names, and the answer quotes what they said", async () => {
+      const asked: unknown[] = [];
+      const consult = tool({
+        description: "Asks a specialist (Researcher, Analyst, Writer) a question.",
+        inputSchema: z.object({}).passthrough(),
+        execute: async (input) => {
+          asked.push(input);
+          return { specialist: "Analyst", answer: "Offer B is cheaper over two years." };
+        },
+      });
+      const result = await run("ask the Analyst: which offer is cheaper?", {
+        consult_specialist: consult,
+      });
+      expect(asked).toEqual([{ specialist: "Analyst", question: "Which offer is cheaper?" }]);
+      expect(result.text).toContain("I asked Analyst. Here is what they said:");
+      expect(result.text).toContain("> Offer B is cheaper over two years.");
+      // Nobody called "team" is listed: it is a question, not a consultation.
+      const plain = await run("ask the team whether Friday works", { consult_specialist: consult });
+      expect(plain.toolCalls).toEqual([]);
     });
 
     it("I13.5 a plan request starts a plan and the answer lists its steps", async () => {

@@ -1,6 +1,7 @@
 /**
  * Plain requests the offline model turns into tool calls (the workstream state, the execution
- * plan, the memory block, history search, memories, skills, and a message to another workstream),
+ * plan, the memory block, history search, memories, skills, a message to another workstream, and
+ * a question to a specialist of a group workstream),
  * so a member without an API key can see them work: "record the decision: use Postgres because
  * ops know it" records a decision, "tell my Writer workstream: …" asks to send a message there.
  * A request counts only at the very start of a message (after an optional "please"), so a
@@ -56,6 +57,12 @@ function plan(text: string, named: string | undefined): unknown {
       status: index === 0 ? "in_progress" : "pending",
     })),
   };
+}
+
+/** "to compare A and B" → "Compare A and B": the request as a question to the specialist. */
+function question(text: string): string {
+  const asked = text.replace(/^to\s+/i, "");
+  return asked.charAt(0).toUpperCase() + asked.slice(1);
 }
 
 function withoutEndMark(text: string): string {
@@ -180,6 +187,15 @@ const RULES: readonly Rule[] = [
       text,
       reason: "You asked me to pass this on.",
     }),
+  },
+  {
+    trigger: "ask the NAME: X",
+    tool: "consult_specialist",
+    effect:
+      "In a group workstream, the lead asks its specialist NAME (Researcher, Analyst, Writer) X and answers with what they said.",
+    pattern:
+      /^ask (?:the |our |my )?(?<title>[A-Za-z][\w-]{1,40})(?:\s*[:,]\s*|\s+(?=(?:to|about|whether|if|what|how|why|which|for|when|who)\s))(?<text>[\s\S]+)/i,
+    args: (text, name) => ({ specialist: name?.trim() ?? "", question: question(text) }),
   },
   {
     trigger: "search history for X",

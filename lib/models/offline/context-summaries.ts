@@ -142,6 +142,25 @@ function summarizeRecall(result: z.infer<typeof recallResult>): string {
 }
 const sentResult = z.object({ sent: z.literal(true), title: z.string() });
 
+const consultResult = z.object({ specialist: z.string(), answer: z.string() });
+
+/** The lead's answer after a consultation: it quotes what the specialist said. */
+function summarizeConsultation(result: z.infer<typeof consultResult>): string {
+  const answer = result.answer.trim();
+  if (!answer) return `I asked ${result.specialist}, but they had nothing to add.`;
+  const lines = answer.split("\n").filter((line) => line.trim().length > 0);
+  const quoted = lines.slice(0, 6).map((line) => `> ${line}`);
+  const more = lines.length > 6 ? [">", "> …"] : [];
+  return [
+    `I asked ${result.specialist}. Here is what they said:`,
+    "",
+    ...quoted,
+    ...more,
+    "",
+    `That is ${result.specialist}'s view; tell me if you want me to act on it.`,
+  ].join("\n");
+}
+
 /** A plain-words report of a context tool's result; undefined for anything else. */
 export function summarizeContextResult(toolName: string, value: unknown): string | undefined {
   if (toolName === "update_workstream_state") {
@@ -169,6 +188,10 @@ export function summarizeContextResult(toolName: string, value: unknown): string
   if (toolName === "send_message") {
     const parsed = sentResult.safeParse(value);
     return parsed.success ? `I sent the message to “${parsed.data.title}”.` : undefined;
+  }
+  if (toolName === "consult_specialist") {
+    const parsed = consultResult.safeParse(value);
+    return parsed.success ? summarizeConsultation(parsed.data) : undefined;
   }
   if (toolName === "search_history") {
     const parsed = searchResult.safeParse(value);

@@ -104,6 +104,24 @@ function functionTools(options: LanguageModelV4CallOptions): LanguageModelV4Func
   );
 }
 
+/**
+ * Whether `tool` serves a plain request: a consultation only when the tool names the specialist
+ * asked for ("ask the team whether…" is a question, not a consultation).
+ */
+function offers(
+  tool: LanguageModelV4FunctionTool,
+  request: { name: string; argsJson: string },
+): boolean {
+  if (tool.name !== request.name) return false;
+  if (request.name !== "consult_specialist") return true;
+  const { specialist } = JSON.parse(request.argsJson) as { specialist?: string };
+  const name = specialist?.trim().toLowerCase();
+  // The tool's description lists the specialists in parentheses.
+  const listed = /\(([^)]*)\)/.exec(tool.description ?? "")?.[1] ?? "";
+  const names = listed.split(",").map((entry) => entry.trim().toLowerCase());
+  return !!name && names.includes(name);
+}
+
 export function buildPlan(
   options: LanguageModelV4CallOptions,
   settings: PlanSettings,
@@ -182,7 +200,7 @@ export function buildPlan(
         ? triggers.tools
         : forced !== undefined || (options.toolChoice?.type === "required" && tools[0])
           ? [{ name: forced ?? tools[0]?.name ?? "", argsJson: undefined }]
-          : plain && tools.some((tool) => tool.name === plain.name)
+          : plain && tools.some((tool) => offers(tool, plain))
             ? [plain]
             : [];
     const calls = requests.flatMap((request, i) => {

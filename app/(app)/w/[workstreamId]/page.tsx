@@ -49,6 +49,7 @@ export default async function WorkstreamPage({ params }: Props) {
       compactions={compactions}
       lastStatus={workstream.lastTurn}
       agentNames={agentNames}
+      greeting={getAgent(row.agentId)?.voice.greeting ?? null}
       offlineTriggers={usingOfflineModel() ? offlineTriggers() : null}
       limits={{
         maxMessageChars: config.turns.maxMessageChars,
