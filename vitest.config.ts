@@ -20,6 +20,9 @@ const integration = (kind: "pglite" | "postgres") => ({
     hookTimeout: 60_000,
     // Each file gets its own database copied from a migrated template, so files run in parallel.
     fileParallelism: true,
+    // Vitest's default is one worker less than the cores: one on a 2-core machine. These files
+    // wait on servers, sockets and timers more than they compute, so two share two cores well.
+    maxWorkers: 2,
   },
 });
 
