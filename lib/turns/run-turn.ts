@@ -59,6 +59,7 @@ import {
 import { type ResumedTurn, resumedRecord, stepsSoFar, suspended } from "./suspend";
 import { toolApprovalFor } from "./tool-authority";
 import { gateTools } from "./tool-gate";
+import { TurnTrace } from "./trace";
 import { closeTurn, type OpeningRead, type TurnRow } from "./turn-store";
 
 export type RunInput = {
@@ -78,9 +79,12 @@ export type RunInput = {
   log: TurnLog;
   /** The turn goes on after its approvals were answered, from the answer it kept then. */
   resumed?: ResumedTurn;
+  /** The run's stage timings so far (RECEIVE_INPUT's, for a new turn). */
+  trace?: TurnTrace;
 };
 
-export async function runTurn(input: RunInput): Promise<void> {
+export async function runTurn(given: RunInput): Promise<void> {
+  const input = { ...given, trace: given.trace ?? new TurnTrace() };
   const { turn, controller } = input;
   let outcome: Outcome;
   // What the model was sent, by section: kept with the turn's end whatever the outcome.
@@ -108,8 +112,8 @@ function hookContext({ turn, workstream, viewer }: RunInput): HookContext {
   };
 }
 
-function stageScope({ turn, log }: RunInput): StageScope {
-  return { turnId: turn.id, status: (status) => log.append(statusChunk(turn.id, status)) };
+function stageScope({ turn, log, trace }: RunInput): StageScope {
+  return { turnId: turn.id, status: (status) => log.append(statusChunk(turn.id, status)), trace };
 }
 
 async function execute(
@@ -252,7 +256,19 @@ async function execute(
       onError: () => {}, // failures reach the turn through the UI stream's error chunk
       // A stop rejects the SDK's totals, so each finished model call's usage is kept here.
       onStepEnd: (step) => {
-        stepUsages.push(tokenUsage(step.usage));
+        const usage = tokenUsage(step.usage);
+        stepUsages.push(usage);
+        // The resilient model answers under the primary's id: the last attempt that streamed
+        // names the model that really answered (a fallback, after failures).
+        const modelId =
+          resolved.model.attempts.findLast((attempt) => attempt.outcome === "ok")?.modelId ??
+          resolved.model.modelId;
+        input.trace?.step({
+          modelId,
+          finishReason: step.finishReason,
+          usage,
+          costUsd: costUsd(modelId, usage),
+        });
       },
     });
     await afterStage("SEND_REQUEST", request, ctx);
@@ -517,6 +533,7 @@ function buildMessage(message: WorkstreamMessage | null, id: string, metadata: M
 async function finish(input: RunInput, ended: Outcome, context: ContextRecord | null) {
   const { turn, workstream, log, controller } = input;
   let outcome = ended;
+  const rendering = { at: input.trace?.elapsed() ?? 0 };
   try {
     const scope = stageScope(input);
     const ctx = hookContext(input);
@@ -567,6 +584,7 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         context,
         postTurnEvent,
         answerTokens: message ? answerTokens : undefined,
+        run: input.trace?.record(outcome.end.state, rendering),
       });
       await afterStage("RENDER", { message }, ctx);
       // The expiry of what it waits for is in the outbox now.

@@ -15,6 +15,7 @@ import { GuardRefusal, runStageHooks } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
+import { TurnTrace } from "./trace";
 import { openTurn, type TurnRow, WorkstreamCompacting } from "./turn-store";
 
 /** How often a waiting message looks again whether the compaction is done. */
@@ -46,7 +47,8 @@ export async function startTurn({
     organizationId: viewer.organizationId,
     userId: viewer.userId,
   };
-  const opened = await stage({ turnId }, "RECEIVE_INPUT", async () => {
+  const trace = new TurnTrace();
+  const opened = await stage({ turnId, trace }, "RECEIVE_INPUT", async () => {
     const input = await runStageHooks("RECEIVE_INPUT", { message }, ctx).catch((error: unknown) => {
       if (error instanceof GuardRefusal) {
         throw new AppError("forbidden:guard", { details: { hook: error.hook } });
@@ -114,6 +116,7 @@ export async function startTurn({
     viewer,
     controller,
     log,
+    trace,
   }).finally(finished);
   return { turn, events, subscription, followAfter: read.lastOffset };
 }
