@@ -1,0 +1,335 @@
+// The turn inspector: one turn's record as its owner or an admin of its organization sees it.
+// Read only, from the durable record: the turn row (state, usage, attempts, the timeline its runs
+// wrote), its answer's tool parts, the approval decisions, and the post-turn events with their
+// job runs. An admin's payload carries no content at all (see ./types.ts).
+import "server-only";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import {
+  approvalDecisions,
+  approvals,
+  failedJobs,
+  jobEvents,
+  jobs,
+  messages,
+  turns,
+  workstreams,
+} from "@/db/schema";
+import { AppError } from "@/lib/http/errors";
+import type { Attempt } from "@/lib/models/resilient-model";
+import type { TokenUsage } from "@/lib/models/usage";
+import type { RunRecord } from "@/lib/turns/trace";
+import type {
+  InspectedApproval,
+  InspectedAttempt,
+  InspectedJob,
+  InspectedSpecialist,
+  InspectedTool,
+  ToolStatus,
+  TurnInspection,
+} from "./types";
+
+/** Who is looking: the workstream's owner (with content), or an admin of its organization. */
+export type InspectorViewer =
+  | { kind: "owner"; organizationId: string; userId: string }
+  | { kind: "admin"; organizationId: string };
+
+/** The specialist tool, and the data part its consultations leave in the answer. */
+const SPECIALIST_TOOL = "consult_specialist";
+const SPECIALIST_PART = "data-specialist";
+
+export async function inspectTurn({
+  viewer,
+  workstreamId,
+  turnId,
+}: {
+  viewer: InspectorViewer;
+  workstreamId: string;
+  turnId: string;
+}): Promise<TurnInspection> {
+  const db = await getDb();
+  const owned = viewer.kind === "owner" ? eq(workstreams.ownerId, viewer.userId) : sql`true`;
+  const [found] = await db
+    .select({ turn: turns })
+    .from(workstreams)
+    .leftJoin(turns, and(eq(turns.id, turnId), eq(turns.workstreamId, workstreams.id)))
+    .where(
+      and(
+        eq(workstreams.id, workstreamId),
+        eq(workstreams.organizationId, viewer.organizationId),
+        owned,
+      ),
+    )
+    .limit(1);
+  if (!found) throw new AppError("not_found:workstream");
+  const turn = found.turn;
+  if (!turn) throw new AppError("not_found:turn");
+  const content = viewer.kind === "owner";
+
+  const [answer, decisions, asked, events] = await Promise.all([
+    db
+      .select({ parts: messages.parts })
+      .from(messages)
+      .where(and(eq(messages.workstreamId, workstreamId), eq(messages.id, turn.assistantMessageId)))
+      .limit(1),
+    db
+      .select()
+      .from(approvalDecisions)
+      .where(
+        and(eq(approvalDecisions.workstreamId, workstreamId), eq(approvalDecisions.turnId, turnId)),
+      ),
+    db.select().from(approvals).where(eq(approvals.turnId, turnId)),
+    db.select().from(jobEvents).where(sql`(${jobEvents.data} ->> 'turnId') = ${turnId}`),
+  ]);
+  const eventIds = events.map((event) => event.id);
+  const [runs, failures] = eventIds.length
+    ? await Promise.all([
+        db.select().from(jobs).where(inArray(jobs.eventId, eventIds)),
+        db.select().from(failedJobs).where(inArray(failedJobs.eventId, eventIds)),
+      ])
+    : [[], []];
+
+  const timeline = (Array.isArray(turn.timeline) ? turn.timeline : []) as RunRecord[];
+  const toolStages = new Map(
+    timeline.flatMap((run) =>
+      run.stages.flatMap((stage) =>
+        stage.stage === "TOOL_CALL" && stage.toolCallId ? [[stage.toolCallId, stage.ms]] : [],
+      ),
+    ),
+  );
+  const approvalOf = (toolCallId: string): InspectedApproval | null => {
+    const decided = decisions
+      .filter((row) => row.toolCallId === toolCallId)
+      .sort((a, b) => b.decidedAt.getTime() - a.decidedAt.getTime())[0];
+    if (decided) {
+      return {
+        decision: decided.decision,
+        source: decided.source,
+        decidedAt: decided.decidedAt.toISOString(),
+        ...(content ? { reason: decided.reason } : {}),
+      };
+    }
+    const pending = asked.find((row) => row.toolCallId === toolCallId);
+    if (!pending) return null;
+    return {
+      decision: pending.state,
+      source: pending.state === "expired" ? "timeout" : null,
+      decidedAt: pending.decidedAt?.toISOString() ?? null,
+      ...(content ? { reason: pending.reason } : {}),
+    };
+  };
+  const parts = (Array.isArray(answer[0]?.parts) ? answer[0].parts : []) as PartLike[];
+  const tools = toolParts(parts).map((part): InspectedTool => {
+    const toolCallId = String(part.toolCallId ?? "");
+    return {
+      toolCallId,
+      toolName: toolNameOf(part),
+      status: toolStatus(part.state),
+      ms: toolStages.get(toolCallId) ?? null,
+      approval: approvalOf(toolCallId),
+      ...(content
+        ? { input: part.input ?? null, output: part.output ?? part.errorText ?? null }
+        : {}),
+    };
+  });
+
+  const usage = (turn.usage as TokenUsage | null) ?? null;
+  return {
+    content,
+    turn: {
+      id: turn.id,
+      workstreamId: turn.workstreamId,
+      state: turn.state,
+      reason: turn.reason,
+      errorCode: turn.errorCode,
+      agentId: turn.agentId,
+      model: turn.model,
+      createdAt: turn.createdAt.toISOString(),
+      startedAt: turn.startedAt?.toISOString() ?? null,
+      endedAt: turn.endedAt?.toISOString() ?? null,
+      durationMs: turn.endedAt ? turn.endedAt.getTime() - turn.createdAt.getTime() : null,
+      events:
+        turn.firstOffset !== null && turn.lastOffset !== null
+          ? turn.lastOffset - turn.firstOffset + 1
+          : null,
+    },
+    usage: usage
+      ? {
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+          ...(usage.reasoningTokens !== undefined
+            ? { reasoningTokens: usage.reasoningTokens }
+            : {}),
+          ...(usage.cachedInputTokens !== undefined
+            ? { cachedInputTokens: usage.cachedInputTokens }
+            : {}),
+        }
+      : null,
+    costUsd: turn.costUsd,
+    runs: timeline.map((run) => ({
+      startedAt: run.startedAt,
+      ms: run.ms,
+      state: run.state,
+      stages: run.stages.map(({ stage, at, ms, outcome, toolName, toolCallId }) => ({
+        stage,
+        at,
+        ms,
+        outcome,
+        ...(toolName ? { toolName } : {}),
+        ...(toolCallId ? { toolCallId } : {}),
+      })),
+      steps: run.steps.map(({ modelId, finishReason, usage: stepUsage, costUsd }) => ({
+        ...(modelId ? { modelId } : {}),
+        finishReason,
+        usage: stepUsage,
+        costUsd,
+      })),
+    })),
+    attempts: inspectAttempts((turn.attempts as Attempt[] | null) ?? []),
+    tools: tools.filter((tool) => tool.toolName !== SPECIALIST_TOOL),
+    specialists: specialists(parts, tools, content),
+    jobs: events
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .map(
+        (event): InspectedJob => ({
+          eventId: event.id,
+          name: event.name,
+          createdAt: event.createdAt.toISOString(),
+          dispatched: event.dispatchedAt !== null,
+          dispatchAttempts: event.attempts,
+          runs: runs
+            .filter((run) => run.eventId === event.id)
+            .map((run) => ({
+              functionId: run.functionId,
+              state: run.state,
+              attempts: run.attempts,
+              finishedAt: run.finishedAt?.toISOString() ?? null,
+            })),
+          failures: failures
+            .filter((failure) => failure.eventId === event.id)
+            .map((failure) => ({
+              functionId: failure.functionId,
+              errorCode: failure.errorCode,
+              attempts: failure.attempts,
+              failedAt: failure.failedAt.toISOString(),
+            })),
+        }),
+      ),
+  };
+}
+
+type PartLike = {
+  type: string;
+  toolCallId?: string;
+  toolName?: string;
+  state?: string;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+  data?: unknown;
+};
+
+function toolParts(parts: PartLike[]): PartLike[] {
+  return parts.filter((part) => part.type === "dynamic-tool" || part.type.startsWith("tool-"));
+}
+
+function toolNameOf(part: PartLike): string {
+  return part.type === "dynamic-tool" ? String(part.toolName) : part.type.slice("tool-".length);
+}
+
+function toolStatus(state: string | undefined): ToolStatus {
+  switch (state) {
+    case "output-available":
+      return "ok";
+    case "output-error":
+      return "error";
+    case "output-denied":
+      return "denied";
+    case "approval-requested":
+      return "awaiting approval";
+    case "approval-responded":
+    case "input-available":
+      return "running";
+    default:
+      return "not run";
+  }
+}
+
+/**
+ * Retries and fallbacks: each model request numbers its calls from 1; a call after the first is
+ * a retry, and a call to another model than the request's first is the fallback.
+ */
+function inspectAttempts(attempts: Attempt[]): InspectedAttempt[] {
+  let primary = attempts[0]?.modelId ?? "";
+  return attempts.map((attempt) => {
+    if (attempt.attempt === 1) primary = attempt.modelId;
+    return {
+      modelId: attempt.modelId,
+      attempt: attempt.attempt,
+      outcome: attempt.outcome,
+      ...(attempt.error ? { error: attempt.error } : {}),
+      ...(attempt.providerStatus ? { providerStatus: attempt.providerStatus } : {}),
+      startedAt: attempt.startedAt,
+      ms: attempt.ms,
+      firstTokenMs: attempt.firstTokenMs ?? null,
+      durationMs: attempt.durationMs ?? null,
+      retry: attempt.attempt > 1,
+      fallback: attempt.modelId !== primary,
+    };
+  });
+}
+
+/**
+ * The specialist consultations: each `consult_specialist` call, with what its `data-specialist`
+ * parts say (which specialist, how it went). Tolerant of a record without them.
+ */
+function specialists(
+  parts: PartLike[],
+  tools: InspectedTool[],
+  content: boolean,
+): InspectedSpecialist[] {
+  const data = parts
+    .filter((part) => part.type === SPECIALIST_PART)
+    .map((part) => (part.data && typeof part.data === "object" ? part.data : {}) as SpecialistData);
+  const calls = tools.filter((tool) => tool.toolName === SPECIALIST_TOOL);
+  const used = new Set<SpecialistData>();
+  const consulted = calls.map((call): InspectedSpecialist => {
+    const about = data.find((entry) => entry.toolCallId === call.toolCallId);
+    if (about) used.add(about);
+    const input = toolPart(parts, call.toolCallId)?.input as SpecialistData | undefined;
+    return describeSpecialist(call.toolCallId, about ?? input ?? {}, call.status, call.ms, content);
+  });
+  const loose = data
+    .filter((entry) => !used.has(entry))
+    .map((entry) => describeSpecialist(null, entry, null, null, content));
+  return [...consulted, ...loose];
+}
+
+type SpecialistData = Record<string, unknown>;
+
+function toolPart(parts: PartLike[], toolCallId: string): PartLike | undefined {
+  return parts.find((part) => part.toolCallId === toolCallId);
+}
+
+function describeSpecialist(
+  toolCallId: string | null,
+  data: SpecialistData,
+  status: string | null,
+  ms: number | null,
+  content: boolean,
+): InspectedSpecialist {
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  return {
+    toolCallId,
+    specialist:
+      text(data.agentId) ?? text(data.specialistId) ?? text(data.specialist) ?? text(data.name),
+    status: text(data.state) ?? text(data.status) ?? status,
+    ms,
+    ...(content
+      ? {
+          question: text(data.question) ?? text(data.task),
+          answer: text(data.answer) ?? text(data.text),
+        }
+      : {}),
+  };
+}
