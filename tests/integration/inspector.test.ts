@@ -5,6 +5,7 @@
 // nothing. A completed turn lists the post-turn jobs it caused.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { turnCompleted } from "@/inngest/events";
+import { getOrganizationUsage } from "@/lib/admin/usage";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 import type { TurnInspection } from "@/lib/inspector/types";
 import { wireTurnTools } from "@/lib/server/wiring";
@@ -161,6 +162,11 @@ describe("the turn inspector", () => {
       },
     ]);
 
+    // The usage page counts the stopped turn as unknown usage, not as free.
+    expect(await getOrganizationUsage({ organizationId: desk.organizationId })).toEqual([
+      expect.objectContaining({ turns: 1, unknownTurns: 1, inputTokens: 0, costUsd: null }),
+    ]);
+
     const outsider = await signUp(server.url, "Inspector Outsider");
     for (const path of [
       `/api/workstreams/${desk.workstreamId}/turns/${turnId}`,
@@ -196,5 +202,9 @@ describe("the turn inspector", () => {
       "STREAM_RESPONSE",
       "RENDER",
     ]);
+    const [usage] = await getOrganizationUsage({ organizationId: desk.organizationId });
+    expect(usage).toMatchObject({ turns: 1, unknownTurns: 0, inputTokens: 120, outputTokens: 30 });
+    expect(usage?.costUsd).toBeGreaterThan(0);
+    expect(usage?.member).toBe("Approval Tester");
   });
 });
