@@ -47,8 +47,13 @@ export async function startTurn({
     organizationId: viewer.organizationId,
     userId: viewer.userId,
   };
-  const trace = new TurnTrace();
-  const opened = await stage({ turnId, trace }, "RECEIVE_INPUT", async () => {
+  const trace = new TurnTrace({
+    turnId,
+    workstreamId,
+    organizationId: viewer.organizationId,
+    run: "start",
+  });
+  const receive = stage({ turnId, trace }, "RECEIVE_INPUT", async () => {
     const input = await runStageHooks("RECEIVE_INPUT", { message }, ctx).catch((error: unknown) => {
       if (error instanceof GuardRefusal) {
         throw new AppError("forbidden:guard", { details: { hook: error.hook } });
@@ -69,6 +74,12 @@ export async function startTurn({
         );
       }
     }
+  });
+
+  // Refused (not found, busy, rate limited, a guard): the turn never opened; its span ends so.
+  const opened = await receive.catch((error: unknown) => {
+    trace.end({ state: "refused", errorCode: error instanceof AppError ? error.code : undefined });
+    throw error;
   });
 
   function open(posted: WorkstreamMessage, proceedWhileCompacting: boolean) {
