@@ -3,18 +3,9 @@
 // wrote), its answer's tool parts, the approval decisions, and the post-turn events with their
 // job runs. An admin's payload carries no content at all (see ./types.ts).
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import {
-  approvalDecisions,
-  approvals,
-  failedJobs,
-  jobEvents,
-  jobs,
-  messages,
-  turns,
-  workstreams,
-} from "@/db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { executePrepared, getDb } from "@/db/client";
+import { turns, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/http/errors";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
@@ -66,28 +57,37 @@ export async function inspectTurn({
   if (!turn) throw new AppError("not_found:turn");
   const content = viewer.kind === "owner";
 
-  const [answer, decisions, asked, events] = await Promise.all([
-    db
-      .select({ parts: messages.parts })
-      .from(messages)
-      .where(and(eq(messages.workstreamId, workstreamId), eq(messages.id, turn.assistantMessageId)))
-      .limit(1),
-    db
-      .select()
-      .from(approvalDecisions)
-      .where(
-        and(eq(approvalDecisions.workstreamId, workstreamId), eq(approvalDecisions.turnId, turnId)),
-      ),
-    db.select().from(approvals).where(eq(approvals.turnId, turnId)),
-    db.select().from(jobEvents).where(sql`(${jobEvents.data} ->> 'turnId') = ${turnId}`),
-  ]);
-  const eventIds = events.map((event) => event.id);
-  const [runs, failures] = eventIds.length
-    ? await Promise.all([
-        db.select().from(jobs).where(inArray(jobs.eventId, eventIds)),
-        db.select().from(failedJobs).where(inArray(failedJobs.eventId, eventIds)),
-      ])
-    : [[], []];
+  // Everything else in one statement: the answer's parts, the decisions and approvals about its
+  // tool calls, and its post-turn events with their job runs and failures.
+  const [rest] = await executePrepared<RestRow>(sql`
+    select
+      (select m."parts" from "messages" m
+        where m."workstream_id" = ${workstreamId} and m."id" = ${turn.assistantMessageId}) as "parts",
+      (select coalesce(json_agg(json_build_object('toolCallId', d."tool_call_id",
+          'decision', d."decision", 'source', d."source", 'reason', d."reason",
+          'decidedAt', d."decided_at") order by d."decided_at" desc), '[]'::json)
+        from "approval_decisions" d
+        where d."workstream_id" = ${workstreamId} and d."turn_id" = ${turnId}) as "decisions",
+      (select coalesce(json_agg(json_build_object('toolCallId', a."tool_call_id",
+          'state', a."state", 'reason', a."reason", 'decidedAt', a."decided_at")), '[]'::json)
+        from "approvals" a where a."turn_id" = ${turnId}) as "asked",
+      (select coalesce(json_agg(json_build_object('id', e."id", 'name', e."name",
+          'createdAt', e."created_at", 'dispatched', e."dispatched_at" is not null,
+          'attempts', e."attempts",
+          'runs', (select coalesce(json_agg(json_build_object('functionId', j."function_id",
+              'state', j."state", 'attempts', j."attempts", 'finishedAt', j."finished_at")
+              order by j."created_at"), '[]'::json)
+            from "jobs" j where j."event_id" = e."id"),
+          'failures', (select coalesce(json_agg(json_build_object('functionId', f."function_id",
+              'errorCode', f."error_code", 'attempts', f."attempts", 'failedAt', f."failed_at")
+              order by f."failed_at"), '[]'::json)
+            from "failed_jobs" f where f."event_id" = e."id"))
+          order by e."created_at"), '[]'::json)
+        from "job_events" e where (e."data" ->> 'turnId') = ${turnId}) as "events"`);
+  const decisions = json<DecisionRow[]>(rest?.decisions) ?? [];
+  const asked = json<AskedRow[]>(rest?.asked) ?? [];
+  const events = json<EventRow[]>(rest?.events) ?? [];
+  const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
   const timeline = (Array.isArray(turn.timeline) ? turn.timeline : []) as RunRecord[];
   const toolStages = new Map(
@@ -98,14 +98,13 @@ export async function inspectTurn({
     ),
   );
   const approvalOf = (toolCallId: string): InspectedApproval | null => {
-    const decided = decisions
-      .filter((row) => row.toolCallId === toolCallId)
-      .sort((a, b) => b.decidedAt.getTime() - a.decidedAt.getTime())[0];
+    // Newest first: the decision that stands.
+    const decided = decisions.find((row) => row.toolCallId === toolCallId);
     if (decided) {
       return {
         decision: decided.decision,
         source: decided.source,
-        decidedAt: decided.decidedAt.toISOString(),
+        decidedAt: iso(decided.decidedAt),
         ...(content ? { reason: decided.reason } : {}),
       };
     }
@@ -114,11 +113,12 @@ export async function inspectTurn({
     return {
       decision: pending.state,
       source: pending.state === "expired" ? "timeout" : null,
-      decidedAt: pending.decidedAt?.toISOString() ?? null,
+      decidedAt: iso(pending.decidedAt),
       ...(content ? { reason: pending.reason } : {}),
     };
   };
-  const parts = (Array.isArray(answer[0]?.parts) ? answer[0].parts : []) as PartLike[];
+  const answer = json<PartLike[]>(rest?.parts);
+  const parts = Array.isArray(answer) ? answer : [];
   const tools = toolParts(parts).map((part): InspectedTool => {
     const toolCallId = String(part.toolCallId ?? "");
     return {
@@ -188,34 +188,51 @@ export async function inspectTurn({
     attempts: inspectAttempts((turn.attempts as Attempt[] | null) ?? []),
     tools: tools.filter((tool) => tool.toolName !== SPECIALIST_TOOL),
     specialists: specialists(parts, tools, content),
-    jobs: events
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
-      .map(
-        (event): InspectedJob => ({
-          eventId: event.id,
-          name: event.name,
-          createdAt: event.createdAt.toISOString(),
-          dispatched: event.dispatchedAt !== null,
-          dispatchAttempts: event.attempts,
-          runs: runs
-            .filter((run) => run.eventId === event.id)
-            .map((run) => ({
-              functionId: run.functionId,
-              state: run.state,
-              attempts: run.attempts,
-              finishedAt: run.finishedAt?.toISOString() ?? null,
-            })),
-          failures: failures
-            .filter((failure) => failure.eventId === event.id)
-            .map((failure) => ({
-              functionId: failure.functionId,
-              errorCode: failure.errorCode,
-              attempts: failure.attempts,
-              failedAt: failure.failedAt.toISOString(),
-            })),
-        }),
-      ),
+    jobs: events.map(
+      (event): InspectedJob => ({
+        eventId: event.id,
+        name: event.name,
+        createdAt: iso(event.createdAt) ?? "",
+        dispatched: event.dispatched,
+        dispatchAttempts: event.attempts,
+        runs: event.runs.map((run) => ({ ...run, finishedAt: iso(run.finishedAt) })),
+        failures: event.failures.map((failure) => ({
+          ...failure,
+          failedAt: iso(failure.failedAt) ?? "",
+        })),
+      }),
+    ),
   };
+}
+
+type DecisionRow = {
+  toolCallId: string;
+  decision: "approved" | "denied";
+  source: string;
+  reason: string | null;
+  decidedAt: string;
+};
+type AskedRow = {
+  toolCallId: string;
+  state: InspectedApproval["decision"];
+  reason: string | null;
+  decidedAt: string | null;
+};
+type EventRow = {
+  id: string;
+  name: string;
+  createdAt: string;
+  dispatched: boolean;
+  attempts: number;
+  runs: Array<{ functionId: string; state: string; attempts: number; finishedAt: string | null }>;
+  failures: Array<{ functionId: string; errorCode: string; attempts: number; failedAt: string }>;
+};
+type RestRow = { parts: unknown; decisions: unknown; asked: unknown; events: unknown };
+
+/** json columns come parsed from both drivers, but a driver may hand back text; accept both. */
+function json<T>(value: unknown): T | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
 }
 
 type PartLike = {
