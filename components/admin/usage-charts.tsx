@@ -1,6 +1,7 @@
 "use client";
 // The usage page's charts (recharts): tokens per day, input and output stacked, and cost per
-// member. Colours come from the theme's variables, so the charts follow light and dark.
+// member. Colours come from the theme's variables, so the charts follow light and dark. No
+// animation: the numbers do not change while the page is open, and a resize should not move them.
 import {
   Bar,
   BarChart,
@@ -45,13 +46,20 @@ export function UsageCharts({ daily, members }: { daily: UsageTotal[]; members: 
               <YAxis tick={AXIS} tickLine={false} axisLine={false} tickFormatter={formatTokens} />
               <Tooltip {...TOOLTIP} formatter={(value) => formatTokens(Number(value))} />
               <Legend wrapperStyle={{ fontSize: 12, color: "var(--color-fg-muted)" }} />
-              <Bar dataKey="input" name="Input" stackId="tokens" fill="var(--color-accent)" />
+              <Bar
+                dataKey="input"
+                name="Input"
+                stackId="tokens"
+                fill="var(--color-accent)"
+                isAnimationActive={false}
+              />
               <Bar
                 dataKey="output"
                 name="Output"
                 stackId="tokens"
                 fill="var(--color-fg-subtle)"
                 radius={[3, 3, 0, 0]}
+                isAnimationActive={false}
               />
             </BarChart>
           </ResponsiveContainer>
@@ -88,7 +96,13 @@ export function UsageCharts({ daily, members }: { daily: UsageTotal[]; members: 
                 width={110}
               />
               <Tooltip {...TOOLTIP} formatter={(value) => formatCost(Number(value))} />
-              <Bar dataKey="cost" name="Cost" fill="var(--color-accent)" radius={[0, 3, 3, 0]} />
+              <Bar
+                dataKey="cost"
+                name="Cost"
+                fill="var(--color-accent)"
+                radius={[0, 3, 3, 0]}
+                isAnimationActive={false}
+              />
             </BarChart>
           </ResponsiveContainer>
         </div>

@@ -302,7 +302,7 @@ function StageBar({ stage, total }: { stage: StageRecord; total: number }) {
   const width = Math.max(0.8, Math.min(100 - left, (stage.ms / span) * 100));
   const label = stage.toolName ? `${stage.stage} · ${stage.toolName}` : stage.stage;
   return (
-    <li className="grid grid-cols-[minmax(0,11rem)_1fr_auto] items-center gap-2 text-xs">
+    <li className="grid grid-cols-[minmax(0,11rem)_1fr_3.75rem] items-center gap-2 text-xs">
       <span className="truncate font-mono text-[11px] text-fg-muted" title={label}>
         {label}
       </span>
