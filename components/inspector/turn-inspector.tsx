@@ -203,6 +203,9 @@ function Inspection({ record }: { record: TurnInspection }) {
                   {consulted.specialist ?? "A specialist"}
                 </span>
                 {consulted.status ? ` · ${consulted.status}` : ""}
+                {consulted.steps !== null
+                  ? ` · ${consulted.steps} model call${consulted.steps === 1 ? "" : "s"}`
+                  : ""}
                 {consulted.ms !== null ? ` · ${formatDuration(consulted.ms)}` : ""}
               </li>
             ))}

@@ -237,6 +237,7 @@ function json<T>(value: unknown): T | null {
 
 type PartLike = {
   type: string;
+  id?: unknown;
   toolCallId?: string;
   toolName?: string;
   state?: string;
@@ -305,20 +306,30 @@ function specialists(
   tools: InspectedTool[],
   content: boolean,
 ): InspectedSpecialist[] {
+  // A consultation's part has the id of the tool call that made it.
   const data = parts
     .filter((part) => part.type === SPECIALIST_PART)
-    .map((part) => (part.data && typeof part.data === "object" ? part.data : {}) as SpecialistData);
+    .map((part) => ({
+      id: typeof part.id === "string" ? part.id : null,
+      data: (part.data && typeof part.data === "object" ? part.data : {}) as SpecialistData,
+    }));
   const calls = tools.filter((tool) => tool.toolName === SPECIALIST_TOOL);
-  const used = new Set<SpecialistData>();
+  const used = new Set<string | null>();
   const consulted = calls.map((call): InspectedSpecialist => {
-    const about = data.find((entry) => entry.toolCallId === call.toolCallId);
-    if (about) used.add(about);
+    const about = data.find((entry) => entry.id === call.toolCallId);
+    if (about) used.add(about.id);
     const input = toolPart(parts, call.toolCallId)?.input as SpecialistData | undefined;
-    return describeSpecialist(call.toolCallId, about ?? input ?? {}, call.status, call.ms, content);
+    return describeSpecialist(
+      call.toolCallId,
+      about?.data ?? input ?? {},
+      call.status,
+      call.ms,
+      content,
+    );
   });
   const loose = data
-    .filter((entry) => !used.has(entry))
-    .map((entry) => describeSpecialist(null, entry, null, null, content));
+    .filter((entry) => entry.id === null || !used.has(entry.id))
+    .map((entry) => describeSpecialist(entry.id, entry.data, null, null, content));
   return [...consulted, ...loose];
 }
 
@@ -339,8 +350,9 @@ function describeSpecialist(
   return {
     toolCallId,
     specialist:
-      text(data.agentId) ?? text(data.specialistId) ?? text(data.specialist) ?? text(data.name),
-    status: text(data.state) ?? text(data.status) ?? status,
+      text(data.name) ?? text(data.agentId) ?? text(data.specialistId) ?? text(data.specialist),
+    status: text(data.status) ?? text(data.state) ?? status,
+    steps: typeof data.steps === "number" ? data.steps : null,
     ms,
     ...(content
       ? {

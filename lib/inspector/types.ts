@@ -58,6 +58,8 @@ export type InspectedSpecialist = {
   /** The specialist consulted, by agent id, when the record names it. */
   specialist: string | null;
   status: string | null;
+  /** Model calls the specialist made. */
+  steps: number | null;
   ms: number | null;
   /** Owner only: the question and the answer, when the record has them. */
   question?: string | null;

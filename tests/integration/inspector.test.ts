@@ -22,6 +22,7 @@ import {
   sendUntilSuspended,
   turnRow,
 } from "./approvals-support";
+import { sendTo } from "./workstreams-support/helpers";
 
 const MARKER = "zebra-quartz-7781";
 const ENV = {
@@ -206,5 +207,40 @@ describe("the turn inspector", () => {
     expect(usage).toMatchObject({ turns: 1, unknownTurns: 0, inputTokens: 120, outputTokens: 30 });
     expect(usage?.costUsd).toBeGreaterThan(0);
     expect(usage?.member).toBe("Approval Tester");
+  });
+
+  it("shows a specialist consultation: the owner with its question, an admin without", async () => {
+    // The offline model consults; the fake provider is not needed here.
+    for (const key of [...Object.keys(ENV), "OPENAI_BASE_URL"]) delete process.env[key];
+    const desk = await deskWithTarget(server.url, "Consult target");
+    const question = `weigh ${MARKER}`;
+    const response = await sendTo(
+      desk.client,
+      desk.targetId,
+      `[tool:consult_specialist:{"specialist":"analyst","question":"${question}"}]`,
+    );
+    const turnId = String(response.headers.get("x-turn-id"));
+    await readSse(response);
+    const owner = await desk.client.json<TurnInspection>(
+      `/api/workstreams/${desk.targetId}/turns/${turnId}`,
+    );
+    expect(owner.body.specialists).toEqual([
+      expect.objectContaining({
+        specialist: "Analyst",
+        status: "done",
+        steps: expect.any(Number),
+        ms: expect.any(Number),
+        question,
+      }),
+    ]);
+    const admin = await desk.client.fetch(
+      `/api/admin/workstreams/${desk.targetId}/turns/${turnId}`,
+    );
+    const text = await admin.text();
+    expect(text).not.toContain(MARKER);
+    const [consulted] = (JSON.parse(text) as TurnInspection).specialists;
+    expect(consulted).toMatchObject({ specialist: "Analyst", status: "done" });
+    expect(consulted).not.toHaveProperty("question");
+    expect(consulted).not.toHaveProperty("answer");
   });
 });
