@@ -6,6 +6,11 @@ export async function register(): Promise<void> {
   const { exitOnUnsupportedNode } = await import("@/lib/server/node-version.cjs");
   exitOnUnsupportedNode();
   if (process.env.NEXT_PHASE === "phase-production-build") return;
+  // OpenTelemetry only when an endpoint is configured: otherwise its SDK is not even loaded.
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    const { startTelemetry } = await import("@/lib/telemetry/start");
+    startTelemetry();
+  }
   // Loading is inside the guard too: a malformed setting throws while lib/config loads.
   const { onStartup, startServerOrExit } = await import("@/lib/server/startup");
   await startServerOrExit(async () => {

@@ -7,6 +7,7 @@ import { cx } from "@/components/ui/class-names";
 
 const TABS = [
   { href: "/admin", label: "Workstreams" },
+  { href: "/admin/usage", label: "Usage" },
   { href: "/admin/members", label: "Members" },
   { href: "/admin/memories", label: "Memories" },
   { href: "/admin/jobs", label: "Background jobs" },

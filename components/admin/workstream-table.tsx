@@ -6,6 +6,7 @@ import {
   Trash2Icon as TrashIcon,
   ArchiveRestoreIcon as UnarchiveIcon,
 } from "lucide-react";
+import { AdminRunsButton } from "@/components/inspector/admin-runs-button";
 import { LastActive, RunningDot } from "@/components/sidebar/workstream-row";
 import { Button } from "@/components/ui/button";
 // The admin workstream list: a table from 1024px up, cards below. Each row shows owner, kind,
@@ -77,6 +78,7 @@ function Actions({ workstream, handlers }: { workstream: AdminWorkstream; handle
   const group = kindOf(workstream) === "group";
   return (
     <div className="flex items-center justify-end gap-1">
+      <AdminRunsButton workstream={workstream} />
       {workstream.isRunning ? (
         <Button variant="secondary" size="sm" onClick={() => handlers.stop(workstream)}>
           <StopIcon className="size-3.5" />

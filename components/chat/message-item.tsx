@@ -1,7 +1,9 @@
 "use client";
 // One message of the conversation. Off-screen messages skip layout and paint
 // (content-visibility), so a long workstream stays fast to scroll.
+import { useParams } from "next/navigation";
 import { memo } from "react";
+import { TurnDetailsButton } from "@/components/inspector/turn-details-button";
 import { messageText } from "@/lib/chat-client/history";
 import type { ChatMessage } from "@/lib/chat-client/wire";
 import { AgentAvatar } from "./agent-avatar";
@@ -39,6 +41,7 @@ export const MessageItem = memo(function MessageItem({
   if (message.role !== "assistant" || (!live && !hasVisibleParts(message.parts))) return null;
   const text = messageText(message);
   const relayed = message.metadata?.relayedFrom;
+  const turnId = message.metadata?.turnId;
   return (
     <article
       data-message-id={message.id}
@@ -69,16 +72,31 @@ export const MessageItem = memo(function MessageItem({
         {live ? null : (
           <footer className="mt-2 flex min-h-7 items-center gap-1">
             <MessageMeta metadata={message.metadata} stopped={stopped} />
-            {text ? (
-              <CopyButton
-                text={text}
-                label="Copy answer"
-                className="ml-auto opacity-0 group-hover/message:opacity-100 group-focus-within/message:opacity-100 focus-visible:opacity-100 max-sm:opacity-100"
-              />
-            ) : null}
+            <span className="ml-auto flex items-center gap-0.5">
+              {turnId ? <TurnDetails turnId={turnId} /> : null}
+              {text ? (
+                <CopyButton
+                  text={text}
+                  label="Copy answer"
+                  className="opacity-0 group-hover/message:opacity-100 group-focus-within/message:opacity-100 focus-visible:opacity-100 max-sm:opacity-100"
+                />
+              ) : null}
+            </span>
           </footer>
         )}
       </div>
     </article>
   );
 });
+
+/** The answer's turn in the inspector; the workstream is the page's. */
+function TurnDetails({ turnId }: { turnId: string }) {
+  const params = useParams<{ workstreamId?: string }>();
+  if (!params?.workstreamId) return null;
+  return (
+    <TurnDetailsButton
+      url={`/api/workstreams/${encodeURIComponent(params.workstreamId)}/turns/${encodeURIComponent(turnId)}`}
+      className="opacity-0 group-hover/message:opacity-100 group-focus-within/message:opacity-100 focus-visible:opacity-100 max-sm:opacity-100"
+    />
+  );
+}

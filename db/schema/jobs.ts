@@ -31,6 +31,8 @@ export const jobEvents = pgTable(
   },
   (t) => [
     index("job_events_pending_idx").on(t.nextAttemptAt).where(sql`${t.dispatchedAt} is null`),
+    // The turn inspector finds the events a turn caused.
+    index("job_events_turn_idx").on(sql`(${t.data} ->> 'turnId')`),
   ],
 );
 
@@ -72,6 +74,8 @@ export const jobs = pgTable(
   },
   (t) => [
     uniqueIndex("jobs_function_event_idx").on(t.functionId, t.eventId),
+    // The turn inspector finds the runs of a turn's events.
+    index("jobs_event_idx").on(t.eventId),
     index("jobs_due_idx").on(t.runAt).where(sql`${t.state} in ('queued', 'running')`),
     index("jobs_debounce_idx")
       .on(t.functionId, t.debounceKey)

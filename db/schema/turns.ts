@@ -56,6 +56,13 @@ export const turns = pgTable(
     usage: jsonb("usage"),
     costUsd: doublePrecision("cost_usd"),
     attempts: jsonb("attempts").notNull().default(sql`'[]'::jsonb`),
+    /**
+     * What each run of the turn did (a turn that waited for an approval runs again): stage
+     * timings, tool-call stages and per-step usage, appended by the statement that ends the run.
+     * Ids, names, counts and durations only. Null for turns ended elsewhere (reaped, stopped while
+     * waiting) and for turns from before it was kept.
+     */
+    timeline: jsonb("timeline"),
     /** What the model was sent, by section with token counts (no content): "what the agent saw". */
     context: jsonb("context"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -46,6 +46,7 @@ export const ERROR_SENTENCES = {
   "forbidden:owner_only": "Only an owner can do this.",
   "forbidden:role": "Your role does not allow this.",
   "not_found:approval": "This approval does not exist.",
+  "not_found:turn": "This turn does not exist.",
   "not_found:grant": "This remembered approval does not exist.",
   "not_found:inngest": "Inngest is not configured.",
   "not_found:invitation": "This invitation does not exist.",

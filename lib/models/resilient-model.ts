@@ -22,7 +22,12 @@ export type Attempt = {
   /** The provider's HTTP status, when it answered with one. */
   providerStatus?: number;
   startedAt: string;
+  /** Until the call failed, or (a call that streamed) until its first content arrived. */
   ms: number;
+  /** A call that streamed: time to its first content. */
+  firstTokenMs?: number;
+  /** A call that streamed: until its stream ended (set when it ends; absent if it never did). */
+  durationMs?: number;
 };
 
 export type ResilienceOptions = {
@@ -82,14 +87,25 @@ async function streamWithAttempts(
       options.onAttemptStart?.({ modelId: model.modelId, attempt: attemptNumber });
       const startedAt = new Date();
       try {
-        const result = await streamOnce(model, call, options);
-        options.onAttempt?.({
+        // The attempt is recorded when the first content arrives; its duration is filled in
+        // when the stream ends (the turn writes its attempts with its end, after that).
+        let record: Attempt | null = null;
+        let endedAt: number | null = null;
+        const result = await streamOnce(model, call, options, () => {
+          endedAt ??= Date.now();
+          if (record) record.durationMs = endedAt - startedAt.getTime();
+        });
+        const ms = Date.now() - startedAt.getTime();
+        record = {
           modelId: model.modelId,
           attempt: attemptNumber,
           outcome: "ok",
           startedAt: startedAt.toISOString(),
-          ms: Date.now() - startedAt.getTime(),
-        });
+          ms,
+          firstTokenMs: ms,
+          ...(endedAt !== null ? { durationMs: endedAt - startedAt.getTime() } : {}),
+        };
+        options.onAttempt?.(record);
         return result;
       } catch (error) {
         if (call.abortSignal?.aborted) throw error;
@@ -119,6 +135,7 @@ async function streamOnce(
   model: LanguageModelV4,
   call: LanguageModelV4CallOptions,
   options: ResilienceOptions,
+  onEnd: () => void = () => {},
 ): Promise<LanguageModelV4StreamResult> {
   const timeout = new AbortController();
   const signals = [timeout.signal, ...(call.abortSignal ? [call.abortSignal] : [])];
@@ -159,14 +176,17 @@ async function streamOnce(
     const stream = new ReadableStream<LanguageModelV4StreamPart>({
       start(controller) {
         for (const part of buffered) controller.enqueue(part);
-        if (finished) controller.close();
-        else restartIdle();
+        if (finished) {
+          onEnd();
+          controller.close();
+        } else restartIdle();
       },
       async pull(controller) {
         try {
           const next = await Promise.race([reader.read(), timedOut]);
           if (next.done) {
             clearTimeout(timer);
+            onEnd();
             controller.close();
             return;
           }
@@ -174,12 +194,14 @@ async function streamOnce(
           controller.enqueue(next.value);
         } catch (error) {
           clearTimeout(timer);
+          onEnd();
           controller.enqueue({ type: "error", error });
           controller.close();
         }
       },
       async cancel(reason) {
         clearTimeout(timer);
+        onEnd();
         await reader.cancel(reason);
       },
     });

@@ -4,6 +4,7 @@ import { EventEmitter } from "node:events";
 import { processSingleton } from "@/lib/server/singleton";
 import type { TurnStatus } from "@/lib/stream/types";
 import type { SummaryRow } from "@/lib/workstreams/summary";
+import type { TurnTrace } from "./trace";
 
 export const STAGES = [
   "RECEIVE_INPUT",
@@ -88,6 +89,8 @@ export type StageScope = {
   turnId: string;
   /** Writes the turn's status to its log; absent before the turn has a log (RECEIVE_INPUT). */
   status?: (status: TurnStatus) => void;
+  /** Times the stages for the turn's record (absent for a stage run outside a turn's run). */
+  trace?: TurnTrace;
 };
 
 /**
@@ -100,18 +103,22 @@ export async function stage<T>(
   scope: StageScope,
   name: Stage,
   body: () => Promise<T>,
-  { toolName }: { toolName?: string } = {},
+  { toolName, toolCallId }: { toolName?: string; toolCallId?: string } = {},
 ): Promise<T> {
   bus.emit({ type: "StagePreFired", turnId: scope.turnId, stage: name });
+  // RENDER ends with the closing statement that writes the record, so that statement times it.
+  const timed = name === "RENDER" ? undefined : scope.trace?.begin(name, { toolName, toolCallId });
   if (name === "TOOL_CALL" && toolName) scope.status?.({ state: "tool", toolName });
   else if (name !== "RENDER" && name !== "RECEIVE_INPUT") {
     scope.status?.({ state: "processing", stage: name });
   }
   try {
     const result = await body();
+    timed?.("ok");
     bus.emit({ type: "StagePostFired", turnId: scope.turnId, stage: name, outcome: "ok" });
     return result;
   } catch (error) {
+    timed?.("error");
     bus.emit({ type: "StagePostFired", turnId: scope.turnId, stage: name, outcome: "error" });
     throw error;
   }

@@ -20,6 +20,7 @@ import type { ContextRecord } from "@/lib/state/schema";
 import type { TurnLog } from "@/lib/stream/event-log";
 import { TextRechunker } from "@/lib/stream/rechunk";
 import { statusChunk } from "@/lib/stream/types";
+import { modelCallTelemetry } from "@/lib/telemetry/spans";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus, type StageScope, stage } from "./bus";
 import { composeRequest } from "./context";
@@ -59,6 +60,7 @@ import {
 import { type ResumedTurn, resumedRecord, stepsSoFar, suspended } from "./suspend";
 import { toolApprovalFor } from "./tool-authority";
 import { gateTools } from "./tool-gate";
+import { TurnTrace } from "./trace";
 import { closeTurn, type OpeningRead, type TurnRow } from "./turn-store";
 
 export type RunInput = {
@@ -78,9 +80,20 @@ export type RunInput = {
   log: TurnLog;
   /** The turn goes on after its approvals were answered, from the answer it kept then. */
   resumed?: ResumedTurn;
+  /** The run's stage timings so far (RECEIVE_INPUT's, for a new turn). */
+  trace?: TurnTrace;
 };
 
-export async function runTurn(input: RunInput): Promise<void> {
+export async function runTurn(given: RunInput): Promise<void> {
+  const trace =
+    given.trace ??
+    new TurnTrace({
+      turnId: given.turn.id,
+      workstreamId: given.workstream.id,
+      organizationId: given.workstream.organizationId,
+      run: given.resumed ? "continue" : "start",
+    });
+  const input = { ...given, trace };
   const { turn, controller } = input;
   let outcome: Outcome;
   // What the model was sent, by section: kept with the turn's end whatever the outcome.
@@ -108,12 +121,12 @@ function hookContext({ turn, workstream, viewer }: RunInput): HookContext {
   };
 }
 
-function stageScope({ turn, log }: RunInput): StageScope {
-  return { turnId: turn.id, status: (status) => log.append(statusChunk(turn.id, status)) };
+function stageScope({ turn, log, trace }: RunInput): StageScope {
+  return { turnId: turn.id, status: (status) => log.append(statusChunk(turn.id, status)), trace };
 }
 
 async function execute(
-  input: RunInput,
+  input: RunInput & { trace: TurnTrace },
   onComposed: (context: ContextRecord) => void,
 ): Promise<Outcome> {
   const { turn, workstream, history, historyLeftOut, kept, viewer, controller, log, resumed } =
@@ -233,28 +246,44 @@ async function execute(
       },
       ctx,
     );
-    const streaming = streamText({
-      model: resolved.model.model,
-      // The model is the resolved agent's (resolveAgent hooks choose it); a transform here
-      // rewrites what it is asked.
-      instructions: request.instructions,
-      messages: request.messages,
-      allowSystemInMessages: true,
-      tools: gateTools(tools, ctx, scope),
-      // The authority stack decides each call: policy, grants and mode may decide it at once;
-      // a call that asks the owner ends the stream with its approval request instead of
-      // running, and the continuation after the answers runs (only) the approved ones.
-      toolApproval: toolApprovalFor({ workstream, kept, ctx, resumed: resumed?.message }),
-      // Consultations' model calls count toward the bound as well.
-      stopWhen: ({ steps }) => stepsUsed(steps.length) >= config.turns.maxSteps,
-      abortSignal: controller.signal,
-      maxRetries: 0, // attempts, backoff and fallback are the resilient model's
-      onError: () => {}, // failures reach the turn through the UI stream's error chunk
-      // A stop rejects the SDK's totals, so each finished model call's usage is kept here.
-      onStepEnd: (step) => {
-        stepUsages.push(tokenUsage(step.usage));
-      },
-    });
+    const streaming = input.trace.within(() =>
+      streamText({
+        model: resolved.model.model,
+        // The model is the resolved agent's (resolveAgent hooks choose it); a transform here
+        // rewrites what it is asked.
+        instructions: request.instructions,
+        messages: request.messages,
+        allowSystemInMessages: true,
+        tools: gateTools(tools, ctx, scope),
+        // The authority stack decides each call: policy, grants and mode may decide it at once;
+        // a call that asks the owner ends the stream with its approval request instead of
+        // running, and the continuation after the answers runs (only) the approved ones.
+        toolApproval: toolApprovalFor({ workstream, kept, ctx, resumed: resumed?.message }),
+        // Consultations' model calls count toward the bound as well.
+        stopWhen: ({ steps }) => stepsUsed(steps.length) >= config.turns.maxSteps,
+        abortSignal: controller.signal,
+        maxRetries: 0, // attempts, backoff and fallback are the resilient model's
+        onError: () => {}, // failures reach the turn through the UI stream's error chunk
+        // Off unless OpenTelemetry is configured; never the prompt or the answer unless asked.
+        telemetry: modelCallTelemetry(),
+        // A stop rejects the SDK's totals, so each finished model call's usage is kept here.
+        onStepEnd: (step) => {
+          const usage = tokenUsage(step.usage);
+          stepUsages.push(usage);
+          // The resilient model answers under the primary's id: the last attempt that streamed
+          // names the model that really answered (a fallback, after failures).
+          const modelId =
+            resolved.model.attempts.findLast((attempt) => attempt.outcome === "ok")?.modelId ??
+            resolved.model.modelId;
+          input.trace?.step({
+            modelId,
+            finishReason: step.finishReason,
+            usage,
+            costUsd: costUsd(modelId, usage),
+          });
+        },
+      }),
+    );
     await afterStage("SEND_REQUEST", request, ctx);
     return streaming;
   });
@@ -517,6 +546,7 @@ function buildMessage(message: WorkstreamMessage | null, id: string, metadata: M
 async function finish(input: RunInput, ended: Outcome, context: ContextRecord | null) {
   const { turn, workstream, log, controller } = input;
   let outcome = ended;
+  input.trace?.startRender();
   try {
     const scope = stageScope(input);
     const ctx = hookContext(input);
@@ -567,6 +597,7 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         context,
         postTurnEvent,
         answerTokens: message ? answerTokens : undefined,
+        run: input.trace?.record(outcome.end.state),
       });
       await afterStage("RENDER", { message }, ctx);
       // The expiry of what it waits for is in the outbox now.
@@ -594,6 +625,14 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
     // The lease lapses and the reaper ends the turn; the busy flag cannot stay set forever.
     logTurnError(turn.id, "could not be closed", error);
   } finally {
+    const { state, errorCode, usage, costUsd: cost } = outcome.end;
+    input.trace?.end({
+      state,
+      errorCode,
+      model: outcome.message?.metadata?.model,
+      usage,
+      costUsd: cost,
+    });
     runRegistry.unregister(turn.id);
     if (!controller.signal.aborted) controller.abort(new StopRequested("disposed"));
   }

@@ -15,6 +15,7 @@ import { GuardRefusal, runStageHooks } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
+import { TurnTrace } from "./trace";
 import { openTurn, type TurnRow, WorkstreamCompacting } from "./turn-store";
 
 /** How often a waiting message looks again whether the compaction is done. */
@@ -46,7 +47,13 @@ export async function startTurn({
     organizationId: viewer.organizationId,
     userId: viewer.userId,
   };
-  const opened = await stage({ turnId }, "RECEIVE_INPUT", async () => {
+  const trace = new TurnTrace({
+    turnId,
+    workstreamId,
+    organizationId: viewer.organizationId,
+    run: "start",
+  });
+  const receive = stage({ turnId, trace }, "RECEIVE_INPUT", async () => {
     const input = await runStageHooks("RECEIVE_INPUT", { message }, ctx).catch((error: unknown) => {
       if (error instanceof GuardRefusal) {
         throw new AppError("forbidden:guard", { details: { hook: error.hook } });
@@ -67,6 +74,12 @@ export async function startTurn({
         );
       }
     }
+  });
+
+  // Refused (not found, busy, rate limited, a guard): the turn never opened; its span ends so.
+  const opened = await receive.catch((error: unknown) => {
+    trace.end({ state: "refused", errorCode: error instanceof AppError ? error.code : undefined });
+    throw error;
   });
 
   function open(posted: WorkstreamMessage, proceedWhileCompacting: boolean) {
@@ -114,6 +127,7 @@ export async function startTurn({
     viewer,
     controller,
     log,
+    trace,
   }).finally(finished);
   return { turn, events, subscription, followAfter: read.lastOffset };
 }

@@ -66,7 +66,7 @@ export function gateTools(
                 throw error;
               }
             },
-            { toolName },
+            { toolName, toolCallId: options.toolCallId },
           ),
       } as Tool;
       return [toolName, gated];

@@ -41,6 +41,7 @@ import {
 } from "./context-window";
 import { countTokens, type WorkstreamMessage } from "./messages";
 import { rateLimitSettings } from "./rate-limit";
+import type { RunRecord } from "./trace";
 import {
   isOpenSql,
   OPEN_STATES,
@@ -461,6 +462,7 @@ const EMPTY_TURN: TurnRow = {
   usage: null,
   costUsd: null,
   attempts: [],
+  timeline: null,
   context: null,
   createdAt: new Date(0),
   startedAt: null,
@@ -518,6 +520,7 @@ export async function closeTurn({
   context = null,
   postTurnEvent = null,
   answerTokens,
+  run,
 }: {
   turn: Pick<TurnRow, "id" | "workstreamId" | "serverRunId">;
   end: TurnEnd;
@@ -537,12 +540,15 @@ export async function closeTurn({
   postTurnEvent?: PostTurnEvent | null;
   /** The answer's token count when the caller has counted it already. */
   answerTokens?: number;
+  /** What this run of the turn did, appended to the turn's timeline. */
+  run?: RunRecord;
 }): Promise<{ closed: boolean; workstream: ClosedWorkstream | null }> {
   const _db = await getDb();
   const fanout = await getFanout();
   const announcement = fanout.announcement(events);
   const answer = message ? storableAnswer(message, answerTokens) : null;
   const isClosed = sql`exists (select 1 from closed)`;
+  const runJson = run ? JSON.stringify(run) : null;
   // Every part is always there (empty or null when unused), so the statement's text is constant.
   const [row] = await executePrepared<ClosedRow>(sql`
       with closed as (
@@ -558,7 +564,9 @@ export async function closeTurn({
           "started_at" = case when ${startedWith ?? null}::text is null then "started_at"
             else coalesce("started_at", now()) end,
           "model" = coalesce("model", ${startedWith ?? null}::text),
-          "context" = coalesce(${context ? JSON.stringify(context) : null}::jsonb, "context")
+          "context" = coalesce(${context ? JSON.stringify(context) : null}::jsonb, "context"),
+          "timeline" = case when ${runJson}::jsonb is null then "timeline"
+            else coalesce("timeline", '[]'::jsonb) || jsonb_build_array(${runJson}::jsonb) end
         where "id" = ${turn.id} and "state" in (${OPEN_STATES_LIST})
           and (not ${ownerCheck}::boolean or "owner_id" = ${PROCESS_ID})
         returning "id"

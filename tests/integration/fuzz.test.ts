@@ -154,6 +154,13 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
   "POST /api/workstreams/[workstreamId]/turns/[turnId]/approvals/[approvalId]": ({ approval }) => [
     { params: { ...approval }, body: { approved: false, reason: "fuzz" } },
   ],
+  // The inspector of a real turn: each fuzzed id is tried next to the real other one.
+  "GET /api/workstreams/[workstreamId]/turns/[turnId]": ({ approval }) => [
+    { params: { workstreamId: approval.workstreamId, turnId: approval.turnId } },
+  ],
+  "GET /api/admin/workstreams/[workstreamId]/turns/[turnId]": ({ approval }) => [
+    { params: { workstreamId: approval.workstreamId, turnId: approval.turnId } },
+  ],
 };
 
 let testDb: TestDatabase;

@@ -177,6 +177,15 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
       `/api/workstreams/${approval.workstreamId}/turns/${approval.turnId}/approvals/${approval.approvalId}`,
     body: () => ({ approved: false, reason: "matrix" }),
   },
+  "GET /api/workstreams/[workstreamId]/turns/[turnId]": {
+    expected: ownerOnly(200),
+    path: ({ approval }) => `/api/workstreams/${approval.workstreamId}/turns/${approval.turnId}`,
+  },
+  "GET /api/admin/workstreams/[workstreamId]/turns/[turnId]": {
+    expected: adminResource(200),
+    path: ({ approval }) =>
+      `/api/admin/workstreams/${approval.workstreamId}/turns/${approval.turnId}`,
+  },
   "POST /api/admin/workstreams/[workstreamId]/stop": {
     expected: adminResource(200),
     path: (f) => `/api/admin/workstreams/${f.workstreamId}/stop`,
