@@ -1,11 +1,12 @@
 // `node --conditions=react-server --import tsx bench/inspector.ts [--runs=200] [--events=1000]
-// [--tools=40] [--other-turns=2000]`: how long the turn inspector takes on the server to read
+// [--tools=40] [--other-turns=2000] [--json=FILE]`: how long the turn inspector takes on the server to read
 // and assemble one turn: a turn with `--events` logged events, `--tools` tool calls (each timed
 // in its timeline, every fourth approved by the member), two runs (it waited for an approval),
 // retries and a fallback, and its post-turn job, in an embedded database that also holds
 // `--other-turns` other turns with their outbox events and jobs. Times `inspectTurn` itself (the
 // route adds the session check), warm, sequentially. Prints a table; writes
-// bench/results/inspector.json. The turn's path does not include any of it.
+// bench/results/inspector.json (or FILE). The turn's path does not include any of it.
+// `npm run bench` runs it as its section "inspector".
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -265,7 +266,7 @@ async function main() {
       `| ${viewer} | ${row.runs} | ${row.p50Ms} | ${row.p95Ms} | ${row.maxMs} | ${row.bytes} |`,
     );
   }
-  const out = path.resolve("bench/results/inspector.json");
+  const out = path.resolve(flags.get("json") ?? "bench/results/inspector.json");
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(
     out,

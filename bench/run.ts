@@ -47,6 +47,7 @@ import { chatPageScripts, chatRouteWeight, ratio, timeToUsable } from "./scenari
 import { runConcurrency } from "./scenarios/concurrency";
 import { sampleComposeMs, seedFullContext } from "./scenarios/full-turn";
 import { runHistory } from "./scenarios/history";
+import { runInspector } from "./scenarios/inspector";
 import { runJobs } from "./scenarios/jobs";
 import { runOverhead } from "./scenarios/overhead";
 import { runRetrieval } from "./scenarios/retrieval";
@@ -222,13 +223,25 @@ async function main(): Promise<void> {
         results.notes.push(`${db}: retrieval skipped, out of time`);
         continue;
       }
-      results.retrieval[db] = await runRetrieval({
-        db,
-        quick: options.quick,
-        pgUrl: options.pgUrl,
-        workDir,
-        log,
-      });
+      try {
+        results.retrieval[db] = await runRetrieval({
+          db,
+          quick: options.quick,
+          pgUrl: options.pgUrl,
+          workDir,
+          log,
+        });
+      } catch (error) {
+        results.notes.push(`${db}: retrieval failed: ${String(error)}`);
+      }
+    }
+  }
+
+  if (wants("inspector") && Date.now() < softDeadline) {
+    try {
+      results.inspector = await runInspector({ quick: options.quick, workDir, log });
+    } catch (error) {
+      results.notes.push(`inspector failed: ${String(error)}`);
     }
   }
 

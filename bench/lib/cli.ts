@@ -12,6 +12,7 @@ export const SECTIONS = [
   "full",
   "retrieval",
   "approvals",
+  "inspector",
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 export type DbKind = "pglite" | "postgres";
@@ -68,7 +69,7 @@ export type Options = {
 
 const HELP = `npm run bench -- [flags]
 
-  --only=overhead,statements,concurrency,soak,history,client,jobs,full,retrieval,approvals
+  --only=overhead,statements,concurrency,soak,history,client,jobs,full,retrieval,approvals,inspector
                                                sections to run (default: all)
   --db=pglite,postgres                         database variants (default: both)
   --quick                                      ~2-minute smoke run (small counts)

@@ -6,6 +6,7 @@ import type { BundleWeight, FetchedWeight, UsableResult } from "../scenarios/cli
 import type { LevelResult } from "../scenarios/concurrency";
 import type { SeededContext } from "../scenarios/full-turn";
 import type { HistoryResult } from "../scenarios/history";
+import type { InspectorResult } from "../scenarios/inspector";
 import type { JobsResult } from "../scenarios/jobs";
 import type { OverheadResult } from "../scenarios/overhead";
 import type { RetrievalResult } from "../scenarios/retrieval";
@@ -60,6 +61,7 @@ export type Results = {
   history: Partial<Record<Variant, HistoryResult>>;
   jobs: Partial<Record<Variant, JobsResult>>;
   retrieval: Partial<Record<"pglite" | "postgres", RetrievalResult>>;
+  inspector?: InspectorResult;
   approvals: Partial<Record<Variant, ApprovalsResult>>;
   full?: Partial<Record<Variant, FullTurnResult>>;
   client: {
@@ -245,6 +247,17 @@ export function evaluateGoals(results: Results): Goal[] {
             met: null,
           },
     );
+  }
+  const inspector = results.inspector;
+  if (inspector) {
+    const worst = Math.max(...Object.values(inspector.results).map((row) => row.p95Ms));
+    goals.push({
+      goal: `turn inspector: a turn with ${inspector.events.toLocaleString("en")} events opens in ≤ 100 ms server time (p95, owner and admin)`,
+      measured: Object.entries(inspector.results)
+        .map(([viewer, row]) => `${viewer} ${f(row.p50Ms)} / ${f(row.p95Ms)} ms`)
+        .join(", "),
+      met: worst <= 100,
+    });
   }
   const client = results.client;
   if (client.status === "ok" && client.fetched) {
