@@ -6,6 +6,7 @@
 import "server-only";
 import { startJobs, wakeJobsSoon } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
+import { registerFileTools } from "@/lib/files/read-tool";
 import { registerMemoryTools } from "@/lib/memory/tools";
 import { registerSkills } from "@/lib/skills/tools";
 import { registerStateTools } from "@/lib/state/tools";
@@ -94,6 +95,7 @@ export function wireTurnTools(): void {
   state.tools = true;
   registerOnboardingTool();
   registerMemoryTools();
+  registerFileTools();
   registerStateTools();
   registerSendMessageTool();
   declareSpecialistTool();
