@@ -43,6 +43,7 @@ export function createLocalStore(root: string): FileStore {
 
   return {
     kind: "local",
+    spoolDir: path.join(base, ".incoming"),
     async putFile(key, source) {
       const target = at(key);
       await mkdir(path.dirname(target), { recursive: true });

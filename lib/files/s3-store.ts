@@ -3,6 +3,8 @@
 // the SDK's usual way (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, instance roles).
 import "server-only";
 import { createReadStream } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -28,6 +30,10 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle ?? false,
+    // Checksums only where S3 requires them: several S3-compatible servers refuse the SDK's
+    // default streaming checksums (aws-chunked bodies).
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
     ...(options.credentials ? { credentials: options.credentials } : {}),
   });
   const Bucket = options.bucket;
@@ -53,6 +59,7 @@ export function createS3Store(options: S3StoreOptions): FileStore {
 
   return {
     kind: "s3",
+    spoolDir: path.join(tmpdir(), "workstreams-uploads"),
     async putFile(key, path, { size, mediaType }) {
       await client.send(
         new PutObjectCommand({

@@ -16,6 +16,8 @@ export type SignedUrlOptions = {
 
 export interface FileStore {
   readonly kind: "local" | "s3";
+  /** Where uploads are spooled while they arrive (beside the files, so moving one in is a rename). */
+  readonly spoolDir: string;
   /** Stores the file at `path` (a complete, checked upload on local disk) under `key`. */
   putFile(key: string, path: string, options: { size: number; mediaType: string }): Promise<void>;
   /** The object's bytes as a stream; null when there is no such object. */

@@ -7,7 +7,6 @@ import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -40,11 +39,11 @@ type Spooled = {
   text: boolean;
 };
 
-function spoolDir(): string {
-  // Beside the local store, so moving the file into place is a rename; S3 uploads spool in tmp.
-  return getFileStore().kind === "local"
-    ? path.resolve(config.files.localDir, ".incoming")
-    : path.join(tmpdir(), "workstreams-uploads");
+/** Uploads received and still being handled in this process (tests wait for them to settle). */
+const counts = { started: 0, inFlight: 0 };
+
+export function uploadCounts(): Readonly<typeof counts> {
+  return { ...counts };
 }
 
 /** The name without any path, trimmed to a sane length, storable. */
@@ -98,7 +97,7 @@ class Inspector extends Transform {
 /** Parses the body and spools its one file; rejects on a cut-off body or a file over the limit. */
 async function spool(request: Request): Promise<Spooled> {
   if (!request.body) throw new AppError("bad_request:upload");
-  const dir = spoolDir();
+  const dir = getFileStore().spoolDir;
   await mkdir(dir, { recursive: true });
   const target = path.join(dir, randomUUID());
   const parser = Busboy({
@@ -177,6 +176,23 @@ export async function receiveUpload({
   const expected = Number.isFinite(announced) ? Math.max(0, announced - FRAMING_BYTES) : 1;
   if (used + expected > maxOrgBytes) throw quotaError("organization", maxOrgBytes);
 
+  counts.started += 1;
+  counts.inFlight += 1;
+  try {
+    return await store(request, { organizationId, workstreamId, ownerId });
+  } finally {
+    counts.inFlight -= 1;
+  }
+}
+
+async function store(
+  request: Request,
+  {
+    organizationId,
+    workstreamId,
+    ownerId,
+  }: { organizationId: string; workstreamId: string; ownerId: string },
+): Promise<FileSummary> {
   const spooled = await spool(request);
   const fileId = newFileId();
   const key = storageKey({ organizationId, workstreamId, fileId });

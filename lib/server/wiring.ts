@@ -6,6 +6,7 @@
 import "server-only";
 import { startJobs, wakeJobsSoon } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
+import { startFileLifecycle } from "@/lib/files/lifecycle";
 import { registerFileTools } from "@/lib/files/read-tool";
 import { registerMemoryTools } from "@/lib/memory/tools";
 import { registerSkills } from "@/lib/skills/tools";
@@ -115,6 +116,8 @@ export function wireDomains(): Promise<void> {
     // Post-turn work: the outbox sender, and the embedded runner unless Inngest runs the jobs;
     // the runner lets this process's live turns go first.
     startJobs({ busy: () => runRegistry.size() > 0 });
+    // Tomorrow's sweep of unattached uploads, and storage objects no file owns.
+    startFileLifecycle();
   })();
   return state.wired;
 }
