@@ -402,7 +402,7 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
     for (const part of message.parts) {
       const file =
         part.type === "file" ? attachments.byId.get(fileIdOf(part.url) ?? "") : undefined;
-      if (!file || !file.accepted || chosen.has(file.id)) continue;
+      if (!file?.accepted || chosen.has(file.id)) continue;
       if (used + file.tokens > historyBudget) continue;
       used += file.tokens;
       chosen.add(file.id);
