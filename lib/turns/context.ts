@@ -69,6 +69,8 @@ export type ComposeInput = {
   skills?: OfferedSkill[];
   /** The history's attachments, resolved and signed for this turn (lib/files/resolve.ts). */
   attachments?: TurnAttachments;
+  /** How long resolving and signing them took, for the record. */
+  attachmentsMs?: number;
 };
 
 // A tool's definition does not change while the server runs, so it is counted once.
@@ -452,6 +454,9 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
         retrieved: retrieved.kept.map((memory) => memory.id),
       },
       composeMs: Math.round((performance.now() - startedAt) * 100) / 100,
+      ...(attachments.byId.size && input.attachmentsMs !== undefined
+        ? { attachmentsMs: Math.round(input.attachmentsMs * 100) / 100 }
+        : {}),
     },
   };
 }

@@ -149,13 +149,16 @@ async function execute(
     }
     const memories = await knowledge(input, scope);
     // Attachment URLs are made fresh for every turn; stored messages name files by id only.
+    const resolveStartedAt = performance.now();
     const attachments = await resolveAttachments({
       workstreamId: workstream.id,
       messages: history.map(({ message }) => message),
       modelId: resolved.model.modelId,
     });
+    const attachmentsMs = performance.now() - resolveStartedAt;
     const request = await composeRequest({
       attachments,
+      attachmentsMs,
       workstream,
       agent: resolved.agent,
       modelId: resolved.model.modelId,
