@@ -65,8 +65,20 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
     if (message?.role !== "user") {
       throw new ChatRequestError("bad_request:empty_message", "There is no message to send.");
     }
+    // Text, and attachments by id (`file:<id>`): the server signs their URLs itself.
     const parts = message.parts.flatMap((part) =>
-      part.type === "text" ? [{ type: "text" as const, text: part.text }] : [],
+      part.type === "text"
+        ? [{ type: "text" as const, text: part.text }]
+        : part.type === "file" && part.url.startsWith("file:")
+          ? [
+              {
+                type: "file" as const,
+                mediaType: part.mediaType,
+                filename: part.filename,
+                url: part.url,
+              },
+            ]
+          : [],
     );
     const response = await request(
       workstreamPath(this.options.workstreamId, "/messages"),

@@ -82,7 +82,10 @@ async function toolsSection(tools: Record<string, Tool>): Promise<Fitted> {
     let counted = toolTokenCache.get(name);
     if (counted === undefined) {
       const schema = tool.inputSchema ? await asSchema(tool.inputSchema).jsonSchema : {};
-      counted = budgetTokens(`${name}\n${tool.description ?? ""}\n${JSON.stringify(schema)}`);
+      // As a provider receives it: the name, description and parameters as one JSON object.
+      counted = budgetTokens(
+        JSON.stringify({ name, description: tool.description ?? "", parameters: schema }),
+      );
       toolTokenCache.set(name, counted);
     }
     tokens += counted;
