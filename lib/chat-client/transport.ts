@@ -66,20 +66,18 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
       throw new ChatRequestError("bad_request:empty_message", "There is no message to send.");
     }
     // Text, and attachments by id (`file:<id>`): the server signs their URLs itself.
-    const parts = message.parts.flatMap((part) =>
-      part.type === "text"
-        ? [{ type: "text" as const, text: part.text }]
-        : part.type === "file" && part.url.startsWith("file:")
-          ? [
-              {
-                type: "file" as const,
-                mediaType: part.mediaType,
-                filename: part.filename,
-                url: part.url,
-              },
-            ]
-          : [],
-    );
+    type SentPart =
+      | { type: "text"; text: string }
+      | { type: "file"; mediaType: string; filename?: string; url: string };
+    const parts = message.parts.flatMap((part): SentPart[] => {
+      if (part.type === "text") return [{ type: "text", text: part.text }];
+      if (part.type === "file" && part.url.startsWith("file:")) {
+        return [
+          { type: "file", mediaType: part.mediaType, filename: part.filename, url: part.url },
+        ];
+      }
+      return [];
+    });
     const response = await request(
       workstreamPath(this.options.workstreamId, "/messages"),
       {
