@@ -138,11 +138,12 @@ export async function runAttachments({
     const file = JSON.parse(answer.body) as { id: string; name: string; mediaType: string };
     ids.push(file);
   }
-  const resign: number[] = [];
-  for (let i = 0; i < turns; i++) {
+  // A message carries at most 10 files: two messages bring the 20 into the history, and every
+  // later turn resolves and re-signs all of them.
+  const send = async (i: number, files: typeof ids) => {
     const parts = [
-      { type: "text", text: `[words:7] turn ${i} with twenty files` },
-      ...ids.map((file) => ({
+      { type: "text", text: `[words:7] turn ${i} of the attachment benchmark` },
+      ...files.map((file) => ({
         type: "file",
         mediaType: file.mediaType,
         filename: file.name,
@@ -158,7 +159,13 @@ export async function runAttachments({
       "GET",
       `/api/workstreams/${user.workstreamId}/context`,
     );
-    const ms = view.body.lastTurn?.context?.attachmentsMs;
+    return view.body.lastTurn?.context?.attachmentsMs;
+  };
+  await send(0, ids.slice(0, 10));
+  await send(1, ids.slice(10));
+  const resign: number[] = [];
+  for (let i = 0; i < turns; i++) {
+    const ms = await send(i + 2, []);
     if (typeof ms === "number") resign.push(ms);
   }
   log(`attachments: re-signing 20 files p50 ${summarize(resign).p50} ms`);

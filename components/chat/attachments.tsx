@@ -121,7 +121,7 @@ export function MessageFiles({ parts, align }: { parts: FilePart[]; align: "star
                 src={filePath(workstreamId, id)}
                 alt={part.filename ?? "Attached image"}
                 loading="lazy"
-                className="block max-h-64 w-auto max-w-full object-contain sm:max-w-80"
+                className="block max-h-64 min-h-20 w-auto max-w-full min-w-20 object-contain sm:max-w-80"
               />
             </a>
           ))}
