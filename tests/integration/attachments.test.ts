@@ -114,6 +114,13 @@ describe.each<StoreKind>(["local", "s3"])("attachments on %s storage", (kind) =>
     const docx = await uploadOk(owner, "minutes.docx");
     const csv = await uploadOk(owner, "figures.csv", new TextEncoder().encode("a,b\n1,2\n"));
     const json = await uploadOk(owner, "data.json", new TextEncoder().encode('{"ok":true}'));
+    // Multi-byte characters across the body's chunks (a sequence split between two) are text.
+    const notes = await uploadOk(
+      owner,
+      "notes.md",
+      new TextEncoder().encode("é€😀 ".repeat(9_000)),
+    );
+    expect(notes.mediaType).toBe("text/markdown");
     expect([png, pdf, docx, csv, json].map((file) => file.mediaType)).toEqual([
       "image/png",
       "application/pdf",
