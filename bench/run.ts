@@ -404,7 +404,7 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
           user: await signUpUser(server.url, `${db}-files`),
           pid: server.pid,
           uploads: options.quick ? 2 : 3,
-          turns: options.quick ? 5 : 20,
+          turns: options.quick ? 10 : 30,
           log,
         }),
       };
