@@ -6,8 +6,17 @@ import { exitOnUnsupportedNode } from "./lib/server/node-version.cjs";
 exitOnUnsupportedNode();
 
 const nextConfig: NextConfig = {
-  // PGlite loads its WASM and extension bundles from its own package folder at run time.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-pgvector", "postgres"],
+  // PGlite loads its WASM and extension bundles from its own package folder at run time; unpdf
+  // loads PDF.js the same way, and the upload and extraction libraries are plain Node packages.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "postgres",
+    "unpdf",
+    "mammoth",
+    "busboy",
+    "file-type",
+  ],
   poweredByHeader: false,
   reactStrictMode: true,
 };

@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -15,7 +16,13 @@ const integration = (kind: "pglite" | "postgres") => ({
     exclude: [`tests/integration/**/*.${kind === "pglite" ? "postgres" : "pglite"}.test.ts`],
     globalSetup: [`tests/support/global-setup-${kind}.ts`],
     // Memories get vectors and retrieval is hybrid, without a network (tests may unset it).
-    env: { TEST_DB_KIND: kind, NODE_ENV: "test" as const, OPENAI_EMBEDDING_MODEL: "offline" },
+    env: {
+      TEST_DB_KIND: kind,
+      NODE_ENV: "test" as const,
+      OPENAI_EMBEDDING_MODEL: "offline",
+      // Uploads of tests that keep the default store stay out of the working tree.
+      WORKSTREAMS_FILES_DIR: path.join(tmpdir(), "workstreams-test-files"),
+    },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Each file gets its own database copied from a migrated template, so files run in parallel.

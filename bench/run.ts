@@ -43,6 +43,7 @@ import { type Server, startApp, startBaseline } from "./lib/servers";
 import { round, summarize } from "./lib/stats";
 import { type BenchUser, signUpUser, signUpUsers } from "./lib/users";
 import { runApprovals } from "./scenarios/approvals";
+import { runAttachments } from "./scenarios/attachments";
 import { chatPageScripts, chatRouteWeight, ratio, timeToUsable } from "./scenarios/client";
 import { runConcurrency } from "./scenarios/concurrency";
 import { sampleComposeMs, seedFullContext } from "./scenarios/full-turn";
@@ -93,6 +94,7 @@ const results: Results = {
   history: {},
   jobs: {},
   approvals: {},
+  attachments: {},
   full: {},
   retrieval: {},
   client: { status: "skipped" },
@@ -393,6 +395,19 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
         samples: options.approvalSamples,
         log,
       });
+    }
+    if (wants("attachments") && Date.now() < softDeadline) {
+      log(`${db}: attachments (20 MB uploads, re-signing 20 files before a turn)`);
+      results.attachments = {
+        ...results.attachments,
+        [db]: await runAttachments({
+          user: await signUpUser(server.url, `${db}-files`),
+          pid: server.pid,
+          uploads: options.quick ? 2 : 3,
+          turns: options.quick ? 10 : 30,
+          log,
+        }),
+      };
     }
     if (wants("concurrency") && Date.now() < softDeadline) {
       log(`${db}: simultaneous turns`);

@@ -64,3 +64,18 @@ export const approvalsDue = defineEvent(
 );
 
 export type ApprovalsDueData = z.infer<typeof approvalsDue.schema>;
+
+/**
+ * A deleted workstream's files are to be removed from storage: written by the statement that
+ * deletes the workstream (the outbox), so the objects go even when the delete's process dies.
+ */
+export const workstreamFilesDeleted = defineEvent(
+  "workstreams/files.deleted",
+  z.strictObject({ workstreamId: id, organizationId: id, prefix: z.string().min(3).max(500) }),
+);
+
+/** The daily sweep of uploads never attached to a message: one event per day, `ts` its time. */
+export const filesSweepDue = defineEvent(
+  "workstreams/files.sweep",
+  z.strictObject({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+);

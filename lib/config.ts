@@ -92,6 +92,7 @@ const CONTEXT_TOOLS = [
   "remember",
   "recall",
   "use_skill",
+  "read_attachment",
 ];
 
 /** Tools that act beyond the workstream: they ask the owner first (lib/agents/approval-policy). */
@@ -318,6 +319,37 @@ export const config = {
     reasonMaxChars: 500,
     /** The longest an approval may be remembered for (a grant), in days. */
     grantMaxDays: 90,
+  },
+  files: {
+    /** Largest single upload (WORKSTREAMS_MAX_FILE_BYTES); 20 MB by default. */
+    maxFileBytes: intFromEnv("WORKSTREAMS_MAX_FILE_BYTES", 20 * 1024 * 1024),
+    /** What one organization may store in all (WORKSTREAMS_MAX_ORG_BYTES); 1 GiB by default. */
+    maxOrgBytes: intFromEnv("WORKSTREAMS_MAX_ORG_BYTES", 1024 * 1024 * 1024),
+    /** Where local storage keeps the bytes (the embedded default). */
+    localDir: process.env.WORKSTREAMS_FILES_DIR?.trim() || ".data/files",
+    /** S3-compatible storage: set S3_BUCKET to use it instead of the local disk. */
+    s3: {
+      bucket: process.env.S3_BUCKET?.trim() || null,
+      endpoint: process.env.S3_ENDPOINT?.trim() || null,
+      region: process.env.S3_REGION?.trim() || "us-east-1",
+      /** Path-style addressing (MinIO, s3rver); virtual-host style with AWS unless set. */
+      forcePathStyle: process.env.S3_FORCE_PATH_STYLE === "1" || Boolean(process.env.S3_ENDPOINT),
+    },
+    /** How long a URL handed to a model for one turn stays valid (WORKSTREAMS_FILE_URL_TTL). */
+    turnUrlTtlMs: durationFromEnv("WORKSTREAMS_FILE_URL_TTL", 15 * 60_000),
+    /** How long a URL the browser gets for viewing or downloading stays valid. */
+    viewUrlTtlMs: durationFromEnv("WORKSTREAMS_FILE_VIEW_TTL", 5 * 60_000),
+    /** Uploads never attached to a message are removed after this long. */
+    unattachedMaxAgeMs: 86_400_000,
+    /** Storage objects no files row owns are removed by the start-up reconciler after this long. */
+    orphanMinAgeMs: 3_600_000,
+    /** Files per message. */
+    maxPerMessage: 10,
+    /** Characters of an attachment's text read_attachment returns per page. */
+    readPageChars: 8_000,
+    /** What the context counts for an attachment sent to the model (documented estimates). */
+    imageTokens: 1_000,
+    pdfPageTokens: 1_500,
   },
   security: {
     /** Other origins allowed to send state-changing API requests (WORKSTREAMS_TRUSTED_ORIGINS). */

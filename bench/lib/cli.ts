@@ -13,6 +13,7 @@ export const SECTIONS = [
   "retrieval",
   "approvals",
   "inspector",
+  "attachments",
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 export type DbKind = "pglite" | "postgres";

@@ -2,6 +2,7 @@
 // the figures.
 
 import type { ApprovalsResult } from "../scenarios/approvals";
+import type { AttachmentsResult } from "../scenarios/attachments";
 import type { BundleWeight, FetchedWeight, UsableResult } from "../scenarios/client";
 import type { LevelResult } from "../scenarios/concurrency";
 import type { SeededContext } from "../scenarios/full-turn";
@@ -63,6 +64,7 @@ export type Results = {
   retrieval: Partial<Record<"pglite" | "postgres", RetrievalResult>>;
   inspector?: InspectorResult;
   approvals: Partial<Record<Variant, ApprovalsResult>>;
+  attachments?: Partial<Record<Variant, AttachmentsResult>>;
   full?: Partial<Record<Variant, FullTurnResult>>;
   client: {
     status: "ok" | "todo" | "skipped" | "failed";
@@ -185,6 +187,21 @@ export function evaluateGoals(results: Results): Goal[] {
       goal: `${db}: history page p99 ≤ 10 ms (${history.messages.toLocaleString("en")} messages)`,
       measured: `${f(worst)} ms (worst of latest/middle/oldest)`,
       met: worst <= 10,
+    });
+  }
+  for (const db of ["pglite", "postgres"] as const) {
+    const files = results.attachments?.[db];
+    if (!files) continue;
+    const worstGrowth = Math.max(...files.rssGrowthMb);
+    goals.push({
+      goal: `${db}: uploading a 20 MB file grows the server's RSS by < 10 MB`,
+      measured: `${f(worstGrowth, 1)} MB at most (${files.rssGrowthMb.length} uploads: ${files.rssGrowthMb.join(", ")} MB)`,
+      met: worstGrowth < 10,
+    });
+    goals.push({
+      goal: `${db}: re-signing ${files.attachmentsPerTurn} attachments adds ≤ 2 ms to a turn`,
+      measured: `${f(files.resignMs.p50, 2)} ms p50 (p99 ${f(files.resignMs.p99, 2)}, ${files.resignMs.n} turns)`,
+      met: files.resignMs.p50 <= 2,
     });
   }
   for (const db of ["pglite", "postgres"] as const) {
@@ -690,6 +707,23 @@ export function formatReport(results: Results): string {
           `${f(r.continueMs.p50)} ms`,
           `${f(r.answerMs.p50)} ms`,
           String(r.failed),
+        ]),
+      ),
+    );
+  }
+  const files = Object.entries(results.attachments ?? {}) as Array<[Variant, AttachmentsResult]>;
+  if (files.length) {
+    out.push(
+      "\n5e. Attachments: a 20 MB upload against the server's RSS; re-signing before a turn",
+    );
+    out.push(
+      table(
+        ["server", "RSS growth per upload", "upload p50", "re-sign 20 files p50/p99"],
+        files.map(([variant, r]) => [
+          variant,
+          `${r.rssGrowthMb.join(", ")} MB`,
+          `${f(r.uploadMs.p50)} ms`,
+          `${f(r.resignMs.p50, 2)} / ${f(r.resignMs.p99, 2)} ms (${r.resignMs.n} turns)`,
         ]),
       ),
     );

@@ -15,6 +15,7 @@ import type {
   WorkstreamDescription,
 } from "@/lib/chat-client/wire";
 import { ApprovalContext } from "./approval-card";
+import { FilesContext } from "./attachments";
 import { ChatHeader } from "./chat-header";
 import { CompactionMarker } from "./compaction-marker";
 import { Composer } from "./composer";
@@ -34,6 +35,7 @@ import { Toasts, useToasts } from "./toasts";
 import { ToolPermissions, type ToolSettings } from "./tool-permissions";
 import { TurnFailure } from "./turn-failure";
 import { TurnStatusLine } from "./turn-status-line";
+import { useAttachments } from "./use-attachments";
 import { useChatShortcuts } from "./use-chat-shortcuts";
 import { useCompactions } from "./use-compactions";
 import { useDraft } from "./use-draft";
@@ -91,6 +93,7 @@ export function ChatView({
 }: ChatViewProps) {
   const { toasts, push, dismiss } = useToasts();
   const draft = useDraft(workstream.id);
+  const attachments = useAttachments(workstream.id);
   const activity = useMemo(createRevealActivity, []);
   const chat = useWorkstreamChat({
     workstream,
@@ -162,9 +165,9 @@ export function ChatView({
 
   const submit = () => {
     const text = messageToSend(draft.value);
-    if (!text || blockedReason) return;
+    if ((!text && !attachments.ready) || blockedReason || attachments.uploading) return;
     draft.takeForSend();
-    chat.send(text);
+    chat.send(text, attachments.take());
     scrollToBottom();
   };
 
@@ -174,116 +177,119 @@ export function ChatView({
   };
 
   return (
-    <RevealActivityContext.Provider value={activity}>
-      <ApprovalContext.Provider value={chat.approvals}>
-        <div className="flex h-full min-h-0">
-          <div className="flex min-w-0 flex-1 flex-col">
-            <ChatHeader
-              title={title}
-              agentName={agentName}
-              subtitle={
-                workstream.mode === "direct"
-                  ? `Direct workstream with ${agentName}`
-                  : `Workstream led by ${agentName}`
-              }
-              actions={
-                <>
-                  {offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
-                  <ToolPermissions workstreamId={workstream.id} initial={toolSettings} />
-                  <ContextToggle panel={panel} />
-                </>
-              }
-            />
-            <ConnectionBanner
-              online={online}
-              connection={chat.connection}
-              onReconnect={chat.reconnect}
-            />
-            <MessageList
-              messages={compacted.visible}
-              compacted={markers}
-              liveMessageId={liveMessageId}
-              stoppedMessageId={stoppedMessageId}
-              agentNames={agentNames}
-              defaultAgentName={agentName}
-              hasMore={olderHasMore}
-              loadingOlder={older.loading}
-              onLoadOlder={older.loadOlder}
-              scrollRef={scrollRef}
-              contentRef={contentRef}
-              footer={
-                chat.turn.state === "failed" ? (
-                  <TurnFailure
-                    error={chat.turn.error}
-                    onRetry={chat.canRetry ? chat.retry : null}
-                  />
-                ) : null
-              }
-              empty={
-                <EmptyChat agentName={agentName} greeting={greeting}>
-                  {offlineTriggers ? (
-                    <OfflineModelIntro onTry={tryExample} onShowTriggers={triggers.open} />
-                  ) : null}
-                </EmptyChat>
-              }
-            />
-            <div className="relative shrink-0">
-              {/* The same scrollbar gutters as the messages above, so the composer lines up with
+    <FilesContext.Provider value={workstream.id}>
+      <RevealActivityContext.Provider value={activity}>
+        <ApprovalContext.Provider value={chat.approvals}>
+          <div className="flex h-full min-h-0">
+            <div className="flex min-w-0 flex-1 flex-col">
+              <ChatHeader
+                title={title}
+                agentName={agentName}
+                subtitle={
+                  workstream.mode === "direct"
+                    ? `Direct workstream with ${agentName}`
+                    : `Workstream led by ${agentName}`
+                }
+                actions={
+                  <>
+                    {offlineTriggers ? <OfflineModelBadge onOpen={triggers.open} /> : null}
+                    <ToolPermissions workstreamId={workstream.id} initial={toolSettings} />
+                    <ContextToggle panel={panel} />
+                  </>
+                }
+              />
+              <ConnectionBanner
+                online={online}
+                connection={chat.connection}
+                onReconnect={chat.reconnect}
+              />
+              <MessageList
+                messages={compacted.visible}
+                compacted={markers}
+                liveMessageId={liveMessageId}
+                stoppedMessageId={stoppedMessageId}
+                agentNames={agentNames}
+                defaultAgentName={agentName}
+                hasMore={olderHasMore}
+                loadingOlder={older.loading}
+                onLoadOlder={older.loadOlder}
+                scrollRef={scrollRef}
+                contentRef={contentRef}
+                footer={
+                  chat.turn.state === "failed" ? (
+                    <TurnFailure
+                      error={chat.turn.error}
+                      onRetry={chat.canRetry ? chat.retry : null}
+                    />
+                  ) : null
+                }
+                empty={
+                  <EmptyChat agentName={agentName} greeting={greeting}>
+                    {offlineTriggers ? (
+                      <OfflineModelIntro onTry={tryExample} onShowTriggers={triggers.open} />
+                    ) : null}
+                  </EmptyChat>
+                }
+              />
+              <div className="relative shrink-0">
+                {/* The same scrollbar gutters as the messages above, so the composer lines up with
                 their column when it is narrower than the column's maximum width. */}
-              <div className="overflow-hidden pt-1 pb-3 [scrollbar-gutter:stable_both-edges] sm:pb-4">
-                <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
-                  {awayFromBottom && chat.messages.length > 0 ? (
-                    <button
-                      type="button"
-                      onClick={() => scrollToBottom("smooth")}
-                      aria-label="Jump to the latest message"
-                      className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
-                    >
-                      <ArrowDownIcon className="size-4" />
-                    </button>
-                  ) : null}
-                  <TurnStatusLine
-                    turn={chat.turn}
-                    writing={writing}
-                    connected={online && chat.connection === "connected"}
-                    agentName={agentName}
-                    compacting={chat.compacting}
-                    compactionWaitSeconds={limits.compactionWaitSeconds}
-                  />
-                  <Composer
-                    value={draft.value}
-                    onChange={draft.change}
-                    onSubmit={submit}
-                    onStop={chat.stop}
-                    // A turn waiting for an approval can be stopped too.
-                    running={chat.running || chat.suspended}
-                    stopping={chat.stopping}
-                    compacting={chat.compacting}
-                    waitingForCompaction={chat.waitingForCompaction}
-                    blockedReason={blockedReason}
-                    textareaRef={composerRef}
-                    agentName={agentName}
-                    maxChars={limits.maxMessageChars}
-                  />
+                <div className="overflow-hidden pt-1 pb-3 [scrollbar-gutter:stable_both-edges] sm:pb-4">
+                  <div className="mx-auto w-full max-w-3xl px-4 sm:px-6">
+                    {awayFromBottom && chat.messages.length > 0 ? (
+                      <button
+                        type="button"
+                        onClick={() => scrollToBottom("smooth")}
+                        aria-label="Jump to the latest message"
+                        className="absolute -top-11 left-1/2 flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-bg-elevated text-fg-muted shadow-elevated transition-colors hover:text-fg dark:border-border-strong dark:shadow-none"
+                      >
+                        <ArrowDownIcon className="size-4" />
+                      </button>
+                    ) : null}
+                    <TurnStatusLine
+                      turn={chat.turn}
+                      writing={writing}
+                      connected={online && chat.connection === "connected"}
+                      agentName={agentName}
+                      compacting={chat.compacting}
+                      compactionWaitSeconds={limits.compactionWaitSeconds}
+                    />
+                    <Composer
+                      value={draft.value}
+                      onChange={draft.change}
+                      onSubmit={submit}
+                      onStop={chat.stop}
+                      // A turn waiting for an approval can be stopped too.
+                      running={chat.running || chat.suspended}
+                      stopping={chat.stopping}
+                      compacting={chat.compacting}
+                      waitingForCompaction={chat.waitingForCompaction}
+                      blockedReason={blockedReason}
+                      textareaRef={composerRef}
+                      agentName={agentName}
+                      maxChars={limits.maxMessageChars}
+                      attachments={attachments}
+                    />
+                  </div>
                 </div>
               </div>
+              {offlineTriggers ? (
+                <TriggerDialog dialogRef={triggers.ref} triggers={offlineTriggers} />
+              ) : null}
+              <Toasts toasts={toasts} onDismiss={dismiss} />
             </div>
-            {offlineTriggers ? (
-              <TriggerDialog dialogRef={triggers.ref} triggers={offlineTriggers} />
-            ) : null}
-            <Toasts toasts={toasts} onDismiss={dismiss} />
+            <ContextPanel
+              panel={panel}
+              body={{
+                workstreamId: workstream.id,
+                context,
+                agentNames,
+                limits: contextPanel.limits,
+              }}
+            />
           </div>
-          <ContextPanel
-            panel={panel}
-            body={{
-              workstreamId: workstream.id,
-              context,
-              agentNames,
-              limits: contextPanel.limits,
-            }}
-          />
-        </div>
-      </ApprovalContext.Provider>
-    </RevealActivityContext.Provider>
+        </ApprovalContext.Provider>
+      </RevealActivityContext.Provider>
+    </FilesContext.Provider>
   );
 }

@@ -22,6 +22,14 @@ function render(
       textareaRef: null,
       agentName: "Chief",
       maxChars,
+      attachments: {
+        items: [],
+        add: () => {},
+        remove: () => {},
+        take: () => [],
+        uploading: false,
+        ready: 0,
+      },
     }),
   );
 }

@@ -5,11 +5,26 @@
 // sent then waits on the server for the summary (the status line says so), and until the server
 // takes it there is nothing to stop, so the button stays Send, busy. The keyboard hint shows only where there is a keyboard (a fine
 // pointer). A disabled Send is drawn in the composer's quiet colours, not as a faded accent,
-// which in dark mode still looked pressable.
-import { ArrowUpIcon, SquareIcon as StopIcon } from "lucide-react";
-import { type KeyboardEvent, type Ref, useLayoutEffect, useRef } from "react";
+// which in dark mode still looked pressable. Files come by the paperclip's picker, by dropping
+// them on the box or by pasting; each shows as a chip that uploads at once, and a message may be
+// files alone.
+import { ArrowUpIcon, PaperclipIcon, SquareIcon as StopIcon } from "lucide-react";
+import {
+  type ClipboardEvent,
+  type DragEvent,
+  type KeyboardEvent,
+  type Ref,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
+import { AttachmentChips } from "./attachments";
+import type { Attachments } from "./use-attachments";
+
+/** What the picker offers: the types the server takes (it decides from the bytes anyway). */
+const ACCEPT = ".png,.jpg,.jpeg,.gif,.webp,.pdf,.docx,.md,.csv,.json,.txt";
 
 export function Composer({
   value,
@@ -24,6 +39,7 @@ export function Composer({
   textareaRef,
   agentName,
   maxChars,
+  attachments,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -41,16 +57,41 @@ export function Composer({
   agentName: string;
   /** The longest message the server takes (its setting, handed down by the page). */
   maxChars: number;
+  attachments: Attachments;
 }) {
   const localRef = useRef<HTMLTextAreaElement | null>(null);
+  const pickerRef = useRef<HTMLInputElement | null>(null);
+  const [dragging, setDragging] = useState(false);
   const tooLong = value.length > maxChars;
-  const empty = value.trim().length === 0;
+  const empty = value.trim().length === 0 && attachments.ready === 0;
   const reason =
     blockedReason ??
     (tooLong
       ? `That's ${(value.length - maxChars).toLocaleString()} characters over the ${maxChars.toLocaleString()} limit.`
-      : null);
+      : attachments.uploading
+        ? "Waiting for the files to finish uploading…"
+        : null);
   const canSend = !empty && reason === null;
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    if (!files.length) return;
+    event.preventDefault();
+    attachments.add(files);
+  };
+  const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes("Files");
+  const onDragOver = (event: DragEvent<HTMLFormElement>) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+    setDragging(true);
+  };
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    setDragging(false);
+    attachments.add([...event.dataTransfer.files]);
+  };
 
   // Grows with its content up to a cap, then scrolls.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure whenever the text changes
@@ -79,8 +120,19 @@ export function Composer({
         event.preventDefault();
         if (canSend) onSubmit();
       }}
-      className="grid grid-cols-[minmax(0,1fr)_auto] items-end rounded-2xl border border-border-strong bg-bg-elevated shadow-sm shadow-black/5 transition-colors focus-within:border-ring/70 focus-within:ring-3 focus-within:ring-ring/15"
+      onDragOver={onDragOver}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+      aria-label="Message composer"
+      data-dragging={dragging || undefined}
+      className={cx(
+        "grid grid-cols-[minmax(0,1fr)_auto] items-end rounded-2xl border border-border-strong bg-bg-elevated shadow-sm shadow-black/5 transition-colors focus-within:border-ring/70 focus-within:ring-3 focus-within:ring-ring/15",
+        dragging && "border-accent ring-3 ring-accent/20",
+      )}
     >
+      <AttachmentChips items={attachments.items} onRemove={attachments.remove} />
       <label htmlFor="composer" className="sr-only">
         Message
       </label>
@@ -91,7 +143,8 @@ export function Composer({
         rows={1}
         onChange={(event) => onChange(event.target.value)}
         onKeyDown={onKeyDown}
-        placeholder={`Message ${agentName}`}
+        onPaste={onPaste}
+        placeholder={dragging ? "Drop files to attach them" : `Message ${agentName}`}
         aria-describedby="composer-hint"
         aria-invalid={tooLong || undefined}
         className="block max-h-60 min-h-12 w-full resize-none bg-transparent px-4 pt-3 pb-3 text-[15px] leading-6 text-fg placeholder:text-fg-subtle sm:col-span-2 sm:pb-1"
@@ -107,6 +160,29 @@ export function Composer({
         {reason ?? "Enter to send · Shift+Enter for a new line"}
       </p>
       <div className="flex items-center gap-2 px-2 pb-2">
+        <input
+          ref={pickerRef}
+          type="file"
+          multiple
+          accept={ACCEPT}
+          className="hidden"
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={(event) => {
+            if (event.target.files) attachments.add([...event.target.files]);
+            event.target.value = "";
+          }}
+        />
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => pickerRef.current?.click()}
+          aria-label="Attach files"
+          title="Attach files (or drop or paste them)"
+          className="w-8 px-0"
+        >
+          <PaperclipIcon className="size-4" />
+        </Button>
         {value.length > maxChars * 0.9 ? (
           <span className={cx("text-xs tabular-nums", tooLong ? "text-danger" : "text-fg-subtle")}>
             {value.length.toLocaleString()} / {maxChars.toLocaleString()}

@@ -7,6 +7,7 @@ import { TurnDetailsButton } from "@/components/inspector/turn-details-button";
 import { messageText } from "@/lib/chat-client/history";
 import type { ChatMessage } from "@/lib/chat-client/wire";
 import { AgentAvatar } from "./agent-avatar";
+import { isFilePart, MessageFiles } from "./attachments";
 import { CopyButton } from "./copy-button";
 import { MessageMeta } from "./message-meta";
 import { AssistantParts, hasVisibleParts } from "./message-parts";
@@ -25,16 +26,25 @@ export const MessageItem = memo(function MessageItem({
   agentName: string;
 }) {
   if (message.role === "user") {
+    const text = messageText(message);
+    const files = message.parts.filter(isFilePart);
     return (
       <article
         data-message-id={message.id}
         data-role="user"
         aria-label="You said"
-        className="group/message flex justify-end py-3 [contain-intrinsic-size:auto_96px] [content-visibility:auto]"
+        className="group/message flex flex-col items-end gap-2 py-3 [contain-intrinsic-size:auto_96px] [content-visibility:auto]"
       >
-        <div className="max-w-[85%] rounded-2xl rounded-br-md bg-bg-muted px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap text-fg [overflow-wrap:anywhere] sm:max-w-[75%]">
-          {messageText(message)}
-        </div>
+        {files.length ? (
+          <div className="max-w-[85%] sm:max-w-[75%]">
+            <MessageFiles parts={files} align="end" />
+          </div>
+        ) : null}
+        {text ? (
+          <div className="max-w-[85%] rounded-2xl rounded-br-md bg-bg-muted px-4 py-2.5 text-[15px] leading-7 whitespace-pre-wrap text-fg [overflow-wrap:anywhere] sm:max-w-[75%]">
+            {text}
+          </div>
+        ) : null}
       </article>
     );
   }

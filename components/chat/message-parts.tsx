@@ -5,8 +5,10 @@ import { ChevronRightIcon } from "lucide-react";
 import dynamic from "next/dynamic";
 import { Suspense } from "react";
 import { isToolPart } from "@/lib/chat-client/message-stream";
+import { fileIdOfUrl } from "@/lib/chat-client/upload";
 import type { ChatMessage } from "@/lib/chat-client/wire";
 import { ApprovalCard } from "./approval-card";
+import { MessageFiles } from "./attachments";
 import { safeHref } from "./markdown/text";
 import { revealKey } from "./reveal-activity";
 import { asSpecialist, SpecialistPart } from "./specialist-part";
@@ -114,6 +116,7 @@ function AssistantPart({
     ) : null;
   }
   if (part.type === "file") {
+    if (fileIdOfUrl(part.url)) return <MessageFiles parts={[part]} align="start" />;
     const href = safeHref(part.url);
     return href ? (
       <a

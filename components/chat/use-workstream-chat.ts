@@ -1,10 +1,4 @@
 "use client";
-// The chat's state: the messages and their stream (useChatSession over the workstream
-// transport), and one store (lib/chat-client/
-// chat-state) for everything else: the turn folded from its events, the pending send, the
-// connection, compaction and Stop. The actions are Send, Stop, Retry and Reconnect. It resumes a
-// running turn on load, and re-checks the workstream when the tab comes back or the network
-// returns (a turn started in another tab is followed; what finished meanwhile is loaded).
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
 import { answerApproval, fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
@@ -18,6 +12,13 @@ import { mergeLatest, messageText } from "@/lib/chat-client/history";
 import { randomId } from "@/lib/chat-client/message-stream";
 import { WorkstreamTransport } from "@/lib/chat-client/transport";
 import { initialTurnView, isRunning } from "@/lib/chat-client/turn-status";
+// The chat's state: the messages and their stream (useChatSession over the workstream
+// transport), and one store (lib/chat-client/
+// chat-state) for everything else: the turn folded from its events, the pending send, the
+// connection, compaction and Stop. The actions are Send, Stop, Retry and Reconnect. It resumes a
+// running turn on load, and re-checks the workstream when the tab comes back or the network
+// returns (a turn started in another tab is followed; what finished meanwhile is loaded).
+import type { UploadedFile } from "@/lib/chat-client/upload";
 import {
   asTurnStatus,
   type ChatHistoryPage,
@@ -320,10 +321,21 @@ export function useWorkstreamChat({
   }, [state.compacting, sync]);
 
   const send = useCallback(
-    (text: string) => {
+    (text: string, files: UploadedFile[] = []) => {
       const id = `msg_${randomId()}`;
       dispatch({ type: "send", id, text, retry: false });
-      void sendMessage({ id, role: "user", parts: [{ type: "text", text }] });
+      // Files go by id: the server checks them and signs their URLs afresh for every turn.
+      const fileParts = files.map((file) => ({
+        type: "file" as const,
+        mediaType: file.mediaType,
+        filename: file.name,
+        url: `file:${file.id}`,
+      }));
+      void sendMessage({
+        id,
+        role: "user",
+        parts: [...fileParts, ...(text ? [{ type: "text" as const, text }] : [])],
+      });
     },
     [sendMessage, dispatch],
   );

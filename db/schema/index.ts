@@ -4,6 +4,7 @@ export * from "./approvals";
 export * from "./auth";
 export * from "./compactions";
 export * from "./context";
+export * from "./files";
 export * from "./jobs";
 export * from "./memories";
 export * from "./memory-digests";

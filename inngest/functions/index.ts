@@ -3,6 +3,7 @@
 import type { AnyJobDefinition } from "@/inngest/define";
 import { approvalExpiry } from "./approval-expiry";
 import { contextCompaction } from "./context-compaction";
+import { filesDeletion, filesSweep } from "./file-cleanup";
 import { memoryBlockSummary } from "./memory-block-summary";
 import { postChatMemory } from "./post-chat-memory";
 import { recentActivity } from "./recent-activity";
@@ -19,4 +20,6 @@ export const JOBS: readonly AnyJobDefinition[] = [
   skillExtraction,
   contextCompaction,
   approvalExpiry,
+  filesDeletion,
+  filesSweep,
 ];

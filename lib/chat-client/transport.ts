@@ -65,9 +65,19 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
     if (message?.role !== "user") {
       throw new ChatRequestError("bad_request:empty_message", "There is no message to send.");
     }
-    const parts = message.parts.flatMap((part) =>
-      part.type === "text" ? [{ type: "text" as const, text: part.text }] : [],
-    );
+    // Text, and attachments by id (`file:<id>`): the server signs their URLs itself.
+    type SentPart =
+      | { type: "text"; text: string }
+      | { type: "file"; mediaType: string; filename?: string; url: string };
+    const parts = message.parts.flatMap((part): SentPart[] => {
+      if (part.type === "text") return [{ type: "text", text: part.text }];
+      if (part.type === "file" && part.url.startsWith("file:")) {
+        return [
+          { type: "file", mediaType: part.mediaType, filename: part.filename, url: part.url },
+        ];
+      }
+      return [];
+    });
     const response = await request(
       workstreamPath(this.options.workstreamId, "/messages"),
       {

@@ -7,8 +7,10 @@
 // - Content type: a body is JSON (`application/json`, parameters such as charset allowed), else
 //   415 `unsupported_media_type:body`. This also stops the form and text/plain posts a browser
 //   sends cross-site without a preflight. A POST without a body may leave the type out.
-// Not covered: /api/auth/* (better-auth checks origins itself); /api/inngest (signed requests)
-// and multipart file uploads, when they come, opt out explicitly.
+// Not covered: /api/auth/* (better-auth checks origins itself); /api/inngest (signed requests).
+// A file upload route declares a multipart body instead: its origin is checked alike, and its
+// body must be `multipart/form-data`. A browser sends such a form cross-site without a preflight,
+// but always with its Origin, so the origin check refuses it.
 import { config } from "@/lib/config";
 import { AppError } from "./errors";
 import { forwardedHostAndProto } from "./proxy";
@@ -83,9 +85,19 @@ export function assertJsonContentType(request: Request): void {
   }
 }
 
+export function isMultipartContentType(value: string | null): boolean {
+  const [type = ""] = (value ?? "").split(";");
+  return type.trim().toLowerCase() === "multipart/form-data";
+}
+
 /** Origin and content type of a request that changes state; safe methods pass untouched. */
-export function assertRequestRules(request: Request): void {
+export function assertRequestRules(request: Request, body: "json" | "multipart" = "json"): void {
   if (!changesState(request.method)) return;
   assertAllowedOrigin(request);
-  assertJsonContentType(request);
+  if (body === "json") assertJsonContentType(request);
+  else if (!isMultipartContentType(request.headers.get("content-type"))) {
+    throw new AppError("unsupported_media_type:body", {
+      details: { expected: "multipart/form-data" },
+    });
+  }
 }

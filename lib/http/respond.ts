@@ -65,10 +65,13 @@ type Handler<C> = (request: Request, context: C) => Promise<Response>;
  * Wraps a route handler: the request rules (origin, content type) run first, and every thrown
  * error becomes a typed JSON response. Route modules get it through `routeHandlers()`.
  */
-export function route<C>(handler: Handler<C>): Handler<C> {
+export function route<C>(
+  handler: Handler<C>,
+  options: { body?: "json" | "multipart" } = {},
+): Handler<C> {
   return async (request, context) => {
     try {
-      assertRequestRules(request);
+      assertRequestRules(request, options.body ?? "json");
       return await handler(request, context);
     } catch (error) {
       return errorResponse(error);

@@ -26,6 +26,11 @@ export type MethodSchemas = {
   codes?: FieldCodes;
   /** Largest body accepted (default 256 KiB). */
   maxBodyBytes?: number;
+  /**
+   * A multipart body (a file upload): left unread for the handler to stream, and it must be
+   * `multipart/form-data` instead of JSON.
+   */
+  multipart?: true;
 };
 
 /** What a route's `schema.ts` exports as `schemas`: one entry per method the route handles. */
@@ -63,13 +68,18 @@ export function routeHandlers<const S extends RouteSchemas>(
   for (const method of Object.keys(schemas) as Array<keyof S & HandledMethod>) {
     const spec: MethodSchemas = schemas[method] ?? {};
     const handle = handlers[method] as (input: RouteInput<MethodSchemas>) => Promise<Response>;
-    handled[method] = route(async (request: Request, context: NextContext) => {
-      const codes = spec.codes ?? {};
-      const params = spec.params ? parseInput(spec.params, await context.params, codes) : undefined;
-      const query = spec.query ? parseInput(spec.query, queryOf(request), codes) : undefined;
-      const body = await readBody(request, spec);
-      return handle({ request, params, query, body } as RouteInput<MethodSchemas>);
-    });
+    handled[method] = route(
+      async (request: Request, context: NextContext) => {
+        const codes = spec.codes ?? {};
+        const params = spec.params
+          ? parseInput(spec.params, await context.params, codes)
+          : undefined;
+        const query = spec.query ? parseInput(spec.query, queryOf(request), codes) : undefined;
+        const body = spec.multipart ? undefined : await readBody(request, spec);
+        return handle({ request, params, query, body } as RouteInput<MethodSchemas>);
+      },
+      { body: spec.multipart ? "multipart" : "json" },
+    );
   }
   return withAllMethods(handled);
 }

@@ -141,7 +141,11 @@ class OfflineLanguageModel implements LanguageModelV4 {
   readonly specificationVersion = "v4";
   readonly provider = OFFLINE_PROVIDER;
   readonly modelId: string;
-  readonly supportedUrls: Record<string, RegExp[]> = {};
+  // It only describes files by name, type and size, so a URL is taken as it is (never fetched).
+  readonly supportedUrls: Record<string, RegExp[]> = {
+    "image/*": [/^https?:\/\//],
+    "application/pdf": [/^https?:\/\//],
+  };
   private readonly settings: PlanSettings;
 
   constructor(options: OfflineModelOptions) {

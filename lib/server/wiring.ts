@@ -6,6 +6,8 @@
 import "server-only";
 import { startJobs, wakeJobsSoon } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
+import { startFileLifecycle } from "@/lib/files/lifecycle";
+import { registerFileTools } from "@/lib/files/read-tool";
 import { registerMemoryTools } from "@/lib/memory/tools";
 import { registerSkills } from "@/lib/skills/tools";
 import { registerStateTools } from "@/lib/state/tools";
@@ -94,6 +96,7 @@ export function wireTurnTools(): void {
   state.tools = true;
   registerOnboardingTool();
   registerMemoryTools();
+  registerFileTools();
   registerStateTools();
   registerSendMessageTool();
   declareSpecialistTool();
@@ -113,6 +116,8 @@ export function wireDomains(): Promise<void> {
     // Post-turn work: the outbox sender, and the embedded runner unless Inngest runs the jobs;
     // the runner lets this process's live turns go first.
     startJobs({ busy: () => runRegistry.size() > 0 });
+    // Tomorrow's sweep of unattached uploads, and storage objects no file owns.
+    startFileLifecycle();
   })();
   return state.wired;
 }

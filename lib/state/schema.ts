@@ -192,6 +192,11 @@ export type ContextRecord = {
   memoryIds?: { top: string[]; retrieved: string[] };
   /** How long assembling it took, in milliseconds. */
   composeMs: number;
+  /**
+   * How long resolving and re-signing the history's attachments took, in ms (before the builder
+   * ran). Absent when the history carried none, and in records written before attachments.
+   */
+  attachmentsMs?: number;
 };
 
 /** GET /api/workstreams/:id/context: everything the panel shows. Owner only. */

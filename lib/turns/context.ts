@@ -5,10 +5,17 @@
 // budget and is cut by whole items (the least important first). The messages are the history
 // since the last compaction, led by the compaction summary as a synthetic system message, trimmed
 // oldest first to what the window has left. Messages are whole units, so a tool call is never
-// separated from its result. What was sent is recorded by section, with token counts only.
+// separated from its result. Attachments in the kept messages go to a model that takes their
+// type while the window has room for them (counted at the estimates of lib/files/resolve.ts, the
+// newest first); the rest are left out of the messages, and every one is listed in the upload
+// metadata with its id for read_attachment. What was sent is recorded by section, with token
+// counts only (attachments count toward the history section).
 import { asSchema, convertToModelMessages, type ModelMessage, type Tool } from "ai";
 import type { Viewer } from "@/lib/auth/viewer";
 import { type AgentConfig, config } from "@/lib/config";
+import { fileIdOf } from "@/lib/files/attach";
+import { sizeLabel, typeLabel } from "@/lib/files/labels";
+import { NO_ATTACHMENTS, type TurnAttachment, type TurnAttachments } from "@/lib/files/resolve";
 import type { OfferedSkill } from "@/lib/skills/store";
 import {
   escapeText,
@@ -60,6 +67,10 @@ export type ComposeInput = {
   memories?: { top: ContextMemory[]; retrieved: ContextMemory[] };
   /** The skills offered to the member's agents, for the extra sections that present them. */
   skills?: OfferedSkill[];
+  /** The history's attachments, resolved and signed for this turn (lib/files/resolve.ts). */
+  attachments?: TurnAttachments;
+  /** How long resolving and signing them took, for the record. */
+  attachmentsMs?: number;
 };
 
 // A tool's definition does not change while the server runs, so it is counted once.
@@ -71,7 +82,10 @@ async function toolsSection(tools: Record<string, Tool>): Promise<Fitted> {
     let counted = toolTokenCache.get(name);
     if (counted === undefined) {
       const schema = tool.inputSchema ? await asSchema(tool.inputSchema).jsonSchema : {};
-      counted = budgetTokens(`${name}\n${tool.description ?? ""}\n${JSON.stringify(schema)}`);
+      // As a provider receives it: the name, description and parameters as one JSON object.
+      counted = budgetTokens(
+        JSON.stringify({ name, description: tool.description ?? "", parameters: schema }),
+      );
       toolTokenCache.set(name, counted);
     }
     tokens += counted;
@@ -242,6 +256,79 @@ function textOf(message: HistoryMessage["message"]): string {
   return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 }
 
+/**
+ * The upload metadata: every attachment of the history with its name, type, size and id, the
+ * newest first when they do not all fit; whether it went with the messages or is left to
+ * read_attachment.
+ */
+function uploadsSection(files: TurnAttachment[], sent: (file: TurnAttachment) => boolean): Fitted {
+  return fitSection({
+    name: "uploads",
+    budget: config.context.budgets.uploads,
+    items: files,
+    keep: (file) => files.indexOf(file),
+    text: (file) => uploadLine(file, sent(file)),
+    render: (included) =>
+      [
+        "<upload-metadata>",
+        "Attachments in this conversation (read their text with read_attachment and the id):",
+        ...included.map((file) => uploadLine(file, sent(file))),
+        "</upload-metadata>",
+      ].join("\n"),
+  });
+}
+
+function uploadLine(file: TurnAttachment, sent: boolean): string {
+  const pages = file.pages ? `, ${file.pages} page${file.pages === 1 ? "" : "s"}` : "";
+  const note = sent
+    ? "attached to the message"
+    : "not attached to the message, read it with read_attachment";
+  return `- ${escapeText(file.name)} (${typeLabel(file.mediaType)}, ${sizeLabel(file.size)}${pages}) id ${file.id}: ${note}`;
+}
+
+/** The attachment a converted file part stands for (its `file:<id>` URL reads file:///<id>). */
+function attachmentOf(
+  part: { data: unknown },
+  attachments: TurnAttachments,
+): TurnAttachment | undefined {
+  const data = part.data;
+  const url =
+    data instanceof URL
+      ? data
+      : typeof data === "object" && data !== null && "url" in data && data.url instanceof URL
+        ? data.url
+        : null;
+  if (url?.protocol !== "file:") return undefined;
+  return attachments.byId.get(fileIdOf(`file:${url.pathname.replace(/^\/+/, "")}`) ?? "");
+}
+
+/**
+ * The kept file parts get their content: bytes from local disk, a presigned URL from S3. A part
+ * whose bytes are gone is dropped (a `file:` URL must never reach a provider).
+ */
+async function withFileContent(messages: ModelMessage[], attachments: TurnAttachments) {
+  for (const message of messages) {
+    if (message.role !== "user" && message.role !== "assistant") continue;
+    if (typeof message.content === "string") continue;
+    const kept: unknown[] = [];
+    for (const part of message.content) {
+      if (part.type !== "file") {
+        kept.push(part);
+        continue;
+      }
+      const file = attachmentOf(part, attachments);
+      const content = file ? await attachments.content(file) : null;
+      if (!content) continue;
+      kept.push({
+        ...part,
+        data:
+          content instanceof URL ? { type: "url", url: content } : { type: "data", data: content },
+      });
+    }
+    message.content = kept as never;
+  }
+}
+
 export async function composeRequest(input: ComposeInput): Promise<ComposedRequest> {
   const startedAt = performance.now();
   const { workstream, agent, kept, history } = input;
@@ -267,6 +354,10 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
     "retrieved-knowledge",
     input.memories?.retrieved ?? [],
   );
+  const attachments = input.attachments ?? NO_ATTACHMENTS;
+  // Listed with the longer of the two notes, so the section's count holds whichever applies.
+  const uploadsFitted = uploadsSection([...attachments.byId.values()], () => false);
+  const uploads: Fitted = { text: uploadsFitted.text, record: uploadsFitted.record };
   const sections: Fitted[] = [
     persona,
     await toolsSection(input.tools ?? {}),
@@ -276,20 +367,9 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
     stateSection(kept.state, planActive),
     memoryBlockSection(kept.memorySummary, kept.memoryEntries),
     await extraSections(input, latestUserText),
-    // Upload metadata: no attachments exist yet, so the section is always empty.
-    fitSection({
-      name: "uploads",
-      budget: config.context.budgets.uploads,
-      items: [],
-      keep: () => 0,
-      text: String,
-      render: () => "",
-    }),
+    uploads,
   ];
-  const instructions = sections
-    .map((section) => section.text)
-    .filter(Boolean)
-    .join("\n\n");
+  const instructionsParts = sections.map((section) => section.text);
 
   const summaryText =
     workstream.compactionSummary && workstream.lastCompactedMessageId
@@ -321,11 +401,36 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
     first -= 1;
   }
   const sent = history.slice(first);
+  // Attachments, newest first, while the window has room and the model takes their type.
+  const chosen = new Set<string>();
+  for (const { message } of sent.toReversed()) {
+    for (const part of message.parts) {
+      const file =
+        part.type === "file" ? attachments.byId.get(fileIdOf(part.url) ?? "") : undefined;
+      if (!file?.accepted || chosen.has(file.id)) continue;
+      if (used + file.tokens > historyBudget) continue;
+      used += file.tokens;
+      chosen.add(file.id);
+    }
+  }
   const messages = await convertToModelMessages(
-    sent.map(({ message: { id, role, parts } }) => ({ id, role, parts })),
+    sent.map(({ message: { id, role, parts } }) => ({
+      id,
+      role,
+      parts: parts.filter((part) => part.type !== "file" || chosen.has(fileIdOf(part.url) ?? "")),
+    })),
     { ignoreIncompleteToolCalls: true },
   );
+  await withFileContent(messages, attachments);
   if (summaryText) messages.unshift({ role: "system", content: summaryText });
+  if (attachments.byId.size) {
+    // The section as it applies: which files went with the messages.
+    const final = uploadsSection([...attachments.byId.values()], (file) => chosen.has(file.id));
+    const at = sections.indexOf(uploads);
+    uploads.text = final.text;
+    uploads.record = { ...final.record, budget: uploadsFitted.record.budget };
+    instructionsParts[at] = final.text;
+  }
 
   const records: ContextSectionRecord[] = [
     ...sections.map((section) => section.record),
@@ -339,7 +444,7 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
     },
   ];
   return {
-    instructions,
+    instructions: instructionsParts.filter(Boolean).join("\n\n"),
     messages,
     record: {
       model: input.modelId,
@@ -352,6 +457,9 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
         retrieved: retrieved.kept.map((memory) => memory.id),
       },
       composeMs: Math.round((performance.now() - startedAt) * 100) / 100,
+      ...(attachments.byId.size && input.attachmentsMs !== undefined
+        ? { attachmentsMs: Math.round(input.attachmentsMs * 100) / 100 }
+        : {}),
     },
   };
 }

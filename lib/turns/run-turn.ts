@@ -10,6 +10,7 @@ import { recordApprovals } from "@/lib/approvals/store";
 import type { Viewer } from "@/lib/auth/viewer";
 import { compactionDue, historyBudget } from "@/lib/compaction/threshold";
 import { config } from "@/lib/config";
+import { resolveAttachments } from "@/lib/files/resolve";
 import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { type RetrievedMemory, retrieveMemories } from "@/lib/memory/retrieve";
 import { costUsd } from "@/lib/models/pricing";
@@ -147,7 +148,17 @@ async function execute(
       log.append(preparingPreamble(turn.id, resolved.agent, first));
     }
     const memories = await knowledge(input, scope);
+    // Attachment URLs are made fresh for every turn; stored messages name files by id only.
+    const resolveStartedAt = performance.now();
+    const attachments = await resolveAttachments({
+      workstreamId: workstream.id,
+      messages: history.map(({ message }) => message),
+      modelId: resolved.model.modelId,
+    });
+    const attachmentsMs = performance.now() - resolveStartedAt;
     const request = await composeRequest({
+      attachments,
+      attachmentsMs,
       workstream,
       agent: resolved.agent,
       modelId: resolved.model.modelId,

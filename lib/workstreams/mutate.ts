@@ -5,7 +5,10 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
-import { turns, workstreams } from "@/db/schema";
+import { jobEvents, turns, workstreams } from "@/db/schema";
+import { wakeJobsSoon } from "@/inngest/engine";
+import { workstreamFilesDeleted } from "@/inngest/events";
+import { workstreamPrefix } from "@/lib/files/storage";
 import { AppError } from "@/lib/http/errors";
 import { isOpenSql } from "@/lib/turns/turn-state";
 import { publishWorkstreamChange, publishWorkstreamDeleted } from "./live";
@@ -73,7 +76,8 @@ export function unarchiveWorkstream(target: Target): Promise<WorkstreamSummary> 
  * Deletes an archived group workstream with everything that belongs to it: messages, turns,
  * turn events and recent activity go by their `on delete cascade` foreign keys, so the one
  * DELETE inside this transaction removes all of it or nothing. (Memory tables of later issues
- * reference workstreams the same way.) The row is locked first so a concurrent unarchive or a
+ * reference workstreams the same way, and so do files; their bytes in storage are removed by a
+ * job whose event the same transaction writes.) The row is locked first so a concurrent unarchive or a
  * turn cannot slip in between the checks and the delete.
  */
 export async function deleteWorkstream(target: Target): Promise<{ id: string }> {
@@ -98,7 +102,19 @@ export async function deleteWorkstream(target: Target): Promise<{ id: string }> 
       throw new AppError("conflict:turn_active");
     }
     await tx.delete(workstreams).where(eq(workstreams.id, row.id));
+    // Its files' rows went with it; their bytes go by a job queued in the same transaction.
+    const data = {
+      workstreamId: row.id,
+      organizationId: row.organizationId,
+      prefix: workstreamPrefix(row.organizationId, row.id),
+    };
+    await tx.insert(jobEvents).values({
+      id: crypto.randomUUID(),
+      name: workstreamFilesDeleted.name,
+      data,
+    });
   });
+  wakeJobsSoon();
   await publishWorkstreamDeleted(row);
   return { id: row.id };
 }

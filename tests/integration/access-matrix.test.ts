@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { member } from "@/db/schema";
+import { signedFilePath } from "@/lib/files/signing";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { userMessage } from "../support/fixtures";
 import {
@@ -62,6 +63,28 @@ const MATRIX: Record<string, Entry> = {
   },
   ...WORKSTREAM_ENTRIES,
   ...MEMORY_ENTRIES,
+  "POST /api/workstreams/[workstreamId]/files": {
+    expected: ownerOnly(201),
+    path: (f) => `/api/workstreams/${f.workstreamId}/files`,
+    form: () => {
+      const form = new FormData();
+      form.append("file", new Blob(["a,b\n1,2\n"]), "matrix.csv");
+      return form;
+    },
+  },
+  "GET /api/workstreams/[workstreamId]/files/[fileId]": {
+    expected: { ...ownerOnly(302) },
+    path: (f) => `/api/workstreams/${f.workstreamId}/files/${f.files?.fileId}`,
+  },
+  "DELETE /api/workstreams/[workstreamId]/files/[fileId]": {
+    expected: ownerOnly(200),
+    path: (f) => `/api/workstreams/${f.workstreamId}/files/${f.files?.removableFileId}`,
+  },
+  // A signed URL needs no session: whoever holds it reads the file until it expires.
+  "GET /api/files/[fileId]": {
+    expected: everyone(200),
+    path: (f) => signedFilePath(f.files?.fileId ?? "", { ttlMs: 600_000 }),
+  },
   // Inngest's endpoint is Inngest's, not a member's: no session is read. Without Inngest
   // configured (as here) GET introspects and PUT/POST answer 404 `not_found:inngest`, "Inngest is
   // not configured"; with it, the SDK refuses any call not signed with the signing key (401).
@@ -73,6 +96,20 @@ const MATRIX: Record<string, Entry> = {
     body: () => ({}),
   },
 };
+
+async function uploadCsv(user: SignedUpUser, workstreamId: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob(["x,y\n1,2\n"]), "fixture.csv");
+  const response = await user.client.json<{ id: string }>(
+    `/api/workstreams/${workstreamId}/files`,
+    {
+      method: "POST",
+      body: form,
+    },
+  );
+  if (response.status !== 201) throw new Error(`upload failed: ${response.status}`);
+  return response.body.id;
+}
 
 function everyone(status: number): Record<Persona, number> {
   return Object.fromEntries(PERSONAS.map((persona) => [persona, status])) as Record<
@@ -122,6 +159,10 @@ beforeAll(async () => {
       workstreamId: created.body.id,
     })),
     memory: await buildMemoryFixture({ organizationId: orgId, memberUser }),
+  };
+  fixture.files = {
+    fileId: await uploadCsv(memberUser, created.body.id),
+    removableFileId: await uploadCsv(memberUser, created.body.id),
   };
   Object.assign(clients, {
     owner: owner.client,
@@ -196,9 +237,11 @@ describe("access matrix", () => {
       const [method] = key.split(" ");
       const actual = {} as Record<Persona, number>;
       for (const persona of PERSONAS) {
+        const form = entry.form?.();
         const response = await clients[persona].fetch(entry.path(fixture, persona), {
           method,
-          json: entry.body?.(fixture, persona),
+          redirect: "manual",
+          ...(form ? { body: form } : { json: entry.body?.(fixture, persona) }),
         });
         actual[persona] = response.status;
         if (response.headers.get("content-type")?.includes("text/event-stream"))

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { signedFilePath } from "@/lib/files/signing";
 import { isErrorCode } from "@/lib/http/errors";
 import type { MethodSchemas } from "@/lib/http/route-handlers";
 import { addMemoryNote } from "@/lib/memory/block";
@@ -54,6 +55,8 @@ type Context = {
   skillId: string;
   compactionId: string;
   approval: { workstreamId: string; turnId: string; approvalId: string };
+  /** an upload in the group workstream */
+  fileId: string;
 };
 
 const loneSurrogate = fc
@@ -145,6 +148,14 @@ const EXAMPLES: Record<string, (context: Context) => Partial<Sample>[]> = {
     },
   ],
   "DELETE /api/skills/[skillId]": ({ skillId }) => [{ params: { skillId } }],
+  // A real upload and a valid signature, so each fuzzed part is tried beside valid ones.
+  "GET /api/workstreams/[workstreamId]/files/[fileId]": ({ fileId }) => [
+    { params: { fileId }, query: { download: "1" } },
+  ],
+  "GET /api/files/[fileId]": ({ fileId }) => {
+    const signed = new URL(signedFilePath(fileId, { ttlMs: 3_600_000 }), "http://x");
+    return [{ params: { fileId }, query: Object.fromEntries(signed.searchParams) }];
+  },
   "POST /api/skills/[skillId]/share": ({ skillId }) => [
     { params: { skillId }, body: { confirm: true } },
   ],
@@ -180,6 +191,17 @@ async function answeredApproval(owner: Owner): Promise<Context["approval"]> {
     if (described.body.activeTurn === null) return approval;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+async function uploadFixture(owner: Owner, workstreamId: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob(["x,y\n1,2\n"]), "fuzz.csv");
+  const response = await owner.client.json<{ id: string }>(
+    `/api/workstreams/${workstreamId}/files`,
+    { method: "POST", body: form },
+  );
+  if (response.status !== 201) throw new Error(`upload failed: ${response.status}`);
+  return response.body.id;
 }
 
 beforeAll(async () => {
@@ -220,6 +242,7 @@ beforeAll(async () => {
     skillId: skill.id,
     compactionId,
     approval: await answeredApproval(owner),
+    fileId: await uploadFixture(owner, group.body.id),
   };
 });
 afterAll(async () => {

@@ -40,6 +40,11 @@ export class HttpClient {
     return response;
   }
 
+  /** The Cookie header this client sends (for requests made without fetch). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
   async json<T = unknown>(path: string, init: RequestOptions = {}) {
     const response = await this.fetch(path, init);
     const text = await response.text();

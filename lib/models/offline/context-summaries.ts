@@ -3,7 +3,9 @@
  * decision …", "I found 2 earlier messages …"), instead of the generic field dump other tool results get. A result
  * of another shape (an older tool, an error) gets the generic summary.
  */
+
 import { z } from "zod";
+import { summarizeReadAttachment } from "./attachments";
 
 const LIST_LABELS: Record<string, string> = {
   currentPlan: "plan note",
@@ -163,6 +165,7 @@ function summarizeConsultation(result: z.infer<typeof consultResult>): string {
 
 /** A plain-words report of a context tool's result; undefined for anything else. */
 export function summarizeContextResult(toolName: string, value: unknown): string | undefined {
+  if (toolName === "read_attachment") return summarizeReadAttachment(value);
   if (toolName === "update_workstream_state") {
     const parsed = stateResult.safeParse(value);
     return parsed.success ? summarizeState(parsed.data) : undefined;

@@ -4,12 +4,14 @@
  * for structured output, or answer in markdown — plus reasoning, pacing and token usage. Owns the
  * module-level `[fail:N]` counter (reset with `resetPlanState`).
  */
+
 import type {
   APICallError,
   LanguageModelV4CallOptions,
   LanguageModelV4FinishReason,
   LanguageModelV4FunctionTool,
 } from "@ai-sdk/provider";
+import { describeAttached, listedUploads, mentionedUpload } from "./attachments";
 import { compactionDelayMs } from "./compaction";
 import { composeAnswer, composeLongAnswer } from "./compose-answer";
 import {
@@ -122,6 +124,17 @@ function offers(
   return !!name && names.includes(name);
 }
 
+/** A message that names an attached document asks for it to be read (read_attachment). */
+function attachmentRequest(
+  view: { system: string },
+  text: string,
+): { name: string; argsJson: string } | null {
+  const upload = mentionedUpload(text, listedUploads(view.system));
+  return upload
+    ? { name: "read_attachment", argsJson: JSON.stringify({ fileId: upload.id }) }
+    : null;
+}
+
 export function buildPlan(
   options: LanguageModelV4CallOptions,
   settings: PlanSettings,
@@ -194,7 +207,10 @@ export function buildPlan(
   if (afterTool.length === 0 && !toolsDisabled) {
     const forced = options.toolChoice?.type === "tool" ? options.toolChoice.toolName : undefined;
     // A plain request ("record the decision: …") calls its tool only if the agent has it.
-    const plain = triggers.tools.length === 0 ? matchContextRequest(triggers.cleanText) : null;
+    const plain =
+      triggers.tools.length === 0
+        ? (matchContextRequest(triggers.cleanText) ?? attachmentRequest(view, triggers.cleanText))
+        : null;
     const requests =
       triggers.tools.length > 0
         ? triggers.tools
@@ -269,7 +285,10 @@ export function buildPlan(
   else {
     const body = triggers.long ? composeLongAnswer(answerInput) : composeAnswer(answerInput);
     const known = knowledgeLine(view.system, triggers.cleanText);
-    plan.text = withNote(known ? `${known}\n\n${body}` : body);
+    const attached = view.lastUserFiles.length
+      ? describeAttached(view.lastUserFiles, listedUploads(view.system))
+      : undefined;
+    plan.text = withNote([attached, known, body].filter(Boolean).join("\n\n"));
   }
 
   applyLimits(plan, options);

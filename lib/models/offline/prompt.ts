@@ -25,6 +25,8 @@ export interface PromptView {
   messageDigests: string[];
   /** Number of file parts (images, documents) in the prompt. */
   fileCount: number;
+  /** The files the last user message carries. */
+  lastUserFiles: Array<{ filename?: string; mediaType: string }>;
 }
 
 export const OFFLINE_NOTE_MARKER = /\boffline model\b/i;
@@ -109,6 +111,13 @@ export function readPrompt(prompt: LanguageModelV4Prompt): PromptView {
     }
   }
 
+  const lastUser = prompt.findLast((message) => message.role === "user");
+  const lastUserFiles =
+    lastUser?.role === "user"
+      ? lastUser.content.flatMap((part) =>
+          part.type === "file" ? [{ filename: part.filename, mediaType: part.mediaType }] : [],
+        )
+      : [];
   const last = prompt.at(-1);
   const pendingToolResults =
     last?.role === "tool"
@@ -125,5 +134,6 @@ export function readPrompt(prompt: LanguageModelV4Prompt): PromptView {
     offlineNoteGiven,
     messageDigests,
     fileCount,
+    lastUserFiles,
   };
 }

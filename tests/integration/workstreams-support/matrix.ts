@@ -48,12 +48,16 @@ export type Fixture = {
   approval: { workstreamId: string; turnId: string; approvalId: string };
   /** a remembered approval in member's direct workstream, for member to revoke */
   grantId: string;
+  /** uploads in member's direct workstream: one to view, one for member to remove */
+  files?: { fileId: string; removableFileId: string };
 };
 
 export type Entry = {
   expected: Expected;
   path: (fixture: Fixture, persona: Persona) => string;
   body?: (fixture: Fixture, persona: Persona) => unknown;
+  /** A multipart form instead of JSON (a file upload). */
+  form?: () => FormData;
   /** An endless SSE stream: read its first event, then hang up. */
   endless?: boolean;
 };

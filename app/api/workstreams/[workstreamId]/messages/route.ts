@@ -2,6 +2,7 @@
 // GET: a page of history (`take`, default 6; cursor `beforeMessageId`).
 import { requireViewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
+import { filesSent, messageWithFiles } from "@/lib/files/service";
 import { AppError } from "@/lib/http/errors";
 import { eventStreamResponse } from "@/lib/http/event-stream";
 import { json } from "@/lib/http/respond";
@@ -16,13 +17,17 @@ import { schemas } from "./schema";
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
   POST: async ({ request, params, body }) => {
     const viewer = await requireViewer(request);
-    const text = body.message.parts.map((part) => part.text).join("");
-    if (isBlankText(text)) throw new AppError("bad_request:empty_message");
+    const { parts } = body.message;
+    const text = parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const files = parts.filter((part) => part.type === "file").length;
+    if (isBlankText(text) && files === 0) throw new AppError("bad_request:empty_message");
     if (text.length > config.turns.maxMessageChars) {
       throw new AppError("payload_too_large:message");
     }
     const { workstreamId } = params;
-    const started = await startTurn({ viewer, workstreamId, message: body.message });
+    const message = await messageWithFiles({ viewer, workstreamId, message: body.message });
+    const started = await startTurn({ viewer, workstreamId, message });
+    await filesSent(workstreamId, message);
     const turnId = started.turn.id;
     return eventStreamResponse(
       request,

@@ -16,13 +16,27 @@ const HistoryQuery = z.object({
   beforeMessageId: storableString().min(1).max(200).optional(),
 });
 
+// An uploaded file of this workstream, named by id; the route checks it and takes its type and
+// name from the upload (a signed or outside URL is refused).
+const FilePart = z.strictObject({
+  type: z.literal("file"),
+  mediaType: storableString().max(200),
+  filename: storableString().max(300).optional(),
+  url: storableString().max(200),
+});
+
 // The text's length limit (payload_too_large:message) applies to all parts together.
 const SendBody = z.strictObject({
   message: z.strictObject({
     id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "ids are 1–100 letters, digits, _ or -"),
     role: z.literal("user"),
     parts: z
-      .array(z.strictObject({ type: z.literal("text"), text: storableString() }))
+      .array(
+        z.discriminatedUnion("type", [
+          z.strictObject({ type: z.literal("text"), text: storableString() }),
+          FilePart,
+        ]),
+      )
       .min(1)
       .max(20),
   }),

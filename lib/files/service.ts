@@ -1,0 +1,139 @@
+// What the file routes do, authorized: upload into an owned workstream, hand out a short-lived
+// signed URL for viewing or downloading, remove an upload no message carries, and serve the
+// local store's bytes to a request whose signature checks out.
+import "server-only";
+import { Readable } from "node:stream";
+import type { Viewer } from "@/lib/auth/viewer";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/http/errors";
+import type { WorkstreamMessage } from "@/lib/turns/messages";
+import { getOwnedWorkstream } from "@/lib/workstreams/queries";
+import { attachableParts, fileIdsOf } from "./attach";
+import {
+  deleteUnattached,
+  type FileSummary,
+  getFileById,
+  getWorkstreamFile,
+  markAttached,
+} from "./records";
+import { checkSignature } from "./signing";
+import { contentDisposition } from "./storage";
+import { getFileStore } from "./store-instance";
+import { receiveUpload } from "./upload";
+
+export async function uploadFile({
+  viewer,
+  workstreamId,
+  request,
+}: {
+  viewer: Viewer;
+  workstreamId: string;
+  request: Request;
+}): Promise<FileSummary> {
+  const workstream = await getOwnedWorkstream({ viewer, workstreamId });
+  if (workstream.status === "archived") throw new AppError("conflict:archived");
+  return receiveUpload({
+    request,
+    organizationId: workstream.organizationId,
+    workstreamId: workstream.id,
+    ownerId: viewer.userId,
+  });
+}
+
+/** A signed URL the browser follows to see or download the file (valid a few minutes). */
+export async function fileViewUrl({
+  viewer,
+  workstreamId,
+  fileId,
+  download,
+}: {
+  viewer: Viewer;
+  workstreamId: string;
+  fileId: string;
+  download: boolean;
+}): Promise<string> {
+  const workstream = await getOwnedWorkstream({ viewer, workstreamId });
+  const row = await getWorkstreamFile({ workstreamId: workstream.id, fileId });
+  return getFileStore().signedUrl(row.storageKey, {
+    ttlMs: config.files.viewUrlTtlMs,
+    mediaType: row.mediaType,
+    filename: row.name,
+    download,
+  });
+}
+
+export async function removeUpload({
+  viewer,
+  workstreamId,
+  fileId,
+}: {
+  viewer: Viewer;
+  workstreamId: string;
+  fileId: string;
+}): Promise<{ id: string }> {
+  const workstream = await getOwnedWorkstream({ viewer, workstreamId });
+  const row = await deleteUnattached(workstream.id, fileId);
+  await getFileStore()
+    .remove(row.storageKey)
+    .catch((error: unknown) => console.error("[files] removing an upload's object failed:", error));
+  return { id: row.id };
+}
+
+export type ServedFile = { body: ReadableStream<Uint8Array>; headers: Record<string, string> };
+
+/** The bytes behind a local signed URL: 403 for a bad or expired signature, 404 for no file. */
+export async function serveSignedFile(
+  fileId: string,
+  query: { exp: number; dl: boolean; sig: string },
+): Promise<ServedFile> {
+  const check = checkSignature(fileId, query);
+  if (check === "invalid") throw new AppError("forbidden:url_signature");
+  if (check === "expired") throw new AppError("forbidden:url_expired");
+  const row = await getFileById(fileId);
+  const stream =
+    row && getFileStore().kind === "local" ? await getFileStore().read(row.storageKey) : null;
+  if (!row || !stream) throw new AppError("not_found:file");
+  const maxAge = Math.max(0, query.exp - Math.floor(Date.now() / 1000));
+  return {
+    body: Readable.toWeb(stream as Readable) as ReadableStream<Uint8Array>,
+    headers: {
+      "content-type": row.mediaType,
+      "content-length": String(row.size),
+      "content-disposition": contentDisposition(row.name, query.dl),
+      // The bytes are never run as a page of this site, whatever they contain.
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      "cache-control": `private, max-age=${maxAge}`,
+    },
+  };
+}
+
+/**
+ * The message to send with its file parts checked and rewritten from the uploads: 404 for a
+ * workstream that is not the viewer's, then 400/404 for a file part that names no upload here.
+ */
+export async function messageWithFiles({
+  viewer,
+  workstreamId,
+  message,
+}: {
+  viewer: Viewer;
+  workstreamId: string;
+  message: WorkstreamMessage;
+}): Promise<WorkstreamMessage> {
+  if (!message.parts.some((part) => part.type === "file")) return message;
+  if (message.parts.filter((part) => part.type === "file").length > config.files.maxPerMessage) {
+    throw new AppError("bad_request:file_part", { details: { max: config.files.maxPerMessage } });
+  }
+  const workstream = await getOwnedWorkstream({ viewer, workstreamId });
+  const parts = await attachableParts(workstream.id, message.parts);
+  return { ...message, parts: parts as WorkstreamMessage["parts"] };
+}
+
+/** After the message is kept: its files count as attached (the sweep leaves them alone). */
+export async function filesSent(
+  workstreamId: string,
+  message: { parts: ReadonlyArray<{ type: string; url?: string }> },
+): Promise<void> {
+  await markAttached(workstreamId, fileIdsOf(message.parts));
+}
