@@ -4,6 +4,7 @@
 
 import { XIcon as CloseIcon, SparklesIcon as SparkIcon } from "lucide-react";
 import { useRef } from "react";
+import { IconButton } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 
 export type OfflineTrigger = { trigger: string; effect: string };
@@ -103,13 +104,9 @@ export function TriggerDialog({
           Offline model triggers
         </h2>
         <form method="dialog">
-          <button
-            type="submit"
-            aria-label="Close"
-            className="flex size-8 items-center justify-center rounded-lg text-fg-muted hover:bg-bg-muted hover:text-fg"
-          >
+          <IconButton type="submit" label="Close" tone="muted">
             <CloseIcon className="size-4" />
-          </button>
+          </IconButton>
         </form>
       </div>
       <div className="max-h-[70vh] overflow-y-auto px-5 py-3">

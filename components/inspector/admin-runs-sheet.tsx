@@ -5,6 +5,7 @@
 import { ArrowLeftIcon, XIcon } from "lucide-react";
 import { type RefObject, useEffect, useState } from "react";
 import { formatCost, UNKNOWN } from "@/components/chat/format";
+import { IconButton } from "@/components/ui/button";
 import { Sheet, SheetTitle } from "@/components/ui/sheet";
 import { Spinner } from "@/components/ui/spinner";
 import type { AdminTurn } from "@/lib/admin/workstreams";
@@ -51,26 +52,16 @@ export function AdminRunsSheet({
     >
       <div className="flex items-center gap-2 border-b border-border px-4 py-3">
         {turnId ? (
-          <button
-            type="button"
-            onClick={() => setTurnId(null)}
-            aria-label="Back to the runs"
-            className="flex size-8 items-center justify-center rounded-lg text-fg-subtle hover:bg-bg-muted hover:text-fg"
-          >
+          <IconButton label="Back to the runs" onClick={() => setTurnId(null)}>
             <ArrowLeftIcon className="size-4" />
-          </button>
+          </IconButton>
         ) : null}
         <SheetTitle className="min-w-0 flex-1 truncate text-base font-semibold text-fg">
           {turnId ? "Turn details" : `Runs of ${workstream.title}`}
         </SheetTitle>
-        <button
-          type="button"
-          onClick={() => onOpenChange(false)}
-          aria-label="Close"
-          className="flex size-8 items-center justify-center rounded-lg text-fg-subtle hover:bg-bg-muted hover:text-fg"
-        >
+        <IconButton label="Close" onClick={() => onOpenChange(false)}>
           <XIcon className="size-4" />
-        </button>
+        </IconButton>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
         {turnId ? (

@@ -3,6 +3,7 @@
 // first time someone opens a turn, not with the chat page (see ./turn-details-button).
 import { XIcon } from "lucide-react";
 import type { RefObject } from "react";
+import { IconButton } from "@/components/ui/button";
 import { Sheet, SheetTitle } from "@/components/ui/sheet";
 import { TurnInspector } from "./turn-inspector";
 
@@ -29,14 +30,9 @@ export function InspectorSheet({
     >
       <div className="flex items-center justify-between border-b border-border px-4 py-3">
         <SheetTitle className="text-base font-semibold text-fg">{title}</SheetTitle>
-        <button
-          type="button"
-          onClick={() => onOpenChange(false)}
-          aria-label="Close"
-          className="flex size-8 items-center justify-center rounded-lg text-fg-subtle hover:bg-bg-muted hover:text-fg"
-        >
+        <IconButton label="Close" onClick={() => onOpenChange(false)}>
           <XIcon className="size-4" />
-        </button>
+        </IconButton>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
         {open ? <TurnInspector url={url} /> : null}

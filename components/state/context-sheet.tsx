@@ -4,6 +4,7 @@
 // Escape cancels the edit first.
 import { XIcon as CloseIcon } from "lucide-react";
 import { type RefObject, useRef } from "react";
+import { IconButton } from "@/components/ui/button";
 import { Sheet, SheetTitle } from "@/components/ui/sheet";
 import { CONTEXT_PANEL_TITLE } from "./context-panel";
 import { ContextPanelBody, type ContextPanelBodyProps } from "./context-panel-body";
@@ -39,15 +40,15 @@ export function ContextSheet({
     >
       <div className="flex h-14 shrink-0 items-center justify-between border-b border-border pr-2 pl-4">
         <SheetTitle className="text-sm font-semibold text-fg">{CONTEXT_PANEL_TITLE}</SheetTitle>
-        <button
+        <IconButton
           ref={closeRef}
-          type="button"
-          aria-label="Close"
+          label="Close"
           onClick={() => onOpenChange(false)}
-          className="flex size-9 items-center justify-center rounded-lg text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg"
+          size="md"
+          tone="muted"
         >
           <CloseIcon className="size-[18px]" />
-        </button>
+        </IconButton>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
         <ContextPanelBody {...body} />

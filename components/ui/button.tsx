@@ -70,3 +70,35 @@ export function Button({
     </button>
   );
 }
+
+type IconButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, "aria-label"> & {
+  /** The accessible name: an icon alone says nothing to a screen reader. */
+  label: string;
+  size?: "sm" | "md";
+  tone?: "subtle" | "muted";
+  ref?: Ref<HTMLButtonElement>;
+};
+
+/** A square, icon-only ghost button (close, back) named by `label`. */
+export function IconButton({
+  label,
+  size = "sm",
+  tone = "subtle",
+  className,
+  type = "button",
+  ...rest
+}: IconButtonProps) {
+  return (
+    <button
+      type={type}
+      aria-label={label}
+      className={cx(
+        "flex shrink-0 items-center justify-center rounded-lg transition-colors hover:bg-bg-muted hover:text-fg",
+        size === "sm" ? "size-8" : "size-9",
+        tone === "subtle" ? "text-fg-subtle" : "text-fg-muted",
+        className,
+      )}
+      {...rest}
+    />
+  );
+}
