@@ -10,13 +10,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { parseFlags } from "./lib/script";
 
-const flags = new Map(
-  process.argv.slice(2).map((arg) => {
-    const [key, value] = arg.replace(/^--/, "").split("=");
-    return [key ?? "", value ?? "true"] as const;
-  }),
-);
+const flags = parseFlags(process.argv.slice(2));
 const runs = Number(flags.get("runs") ?? 200);
 const eventCount = Number(flags.get("events") ?? 1_000);
 const toolCount = Number(flags.get("tools") ?? 40);

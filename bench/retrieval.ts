@@ -19,15 +19,11 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
+import { parseFlags } from "./lib/script";
 
 process.env.OPENAI_EMBEDDING_MODEL = "offline";
 
-const flags = new Map(
-  process.argv.slice(2).map((arg) => {
-    const [key, value] = arg.replace(/^--/, "").split("=");
-    return [key ?? "", value ?? "true"] as const;
-  }),
-);
+const flags = parseFlags(process.argv.slice(2));
 const kind = flags.get("db") === "postgres" ? "postgres" : "pglite";
 const memoryCount = Number(flags.get("memories") ?? 100_000);
 // Either every memory has a vector or none has (then only full text is timed).

@@ -4,11 +4,9 @@
 // on them. PGlite: full text on 100,000 memories; hybrid on another database of 10,000 with
 // vectors (an HNSW index over 100,000 vectors of 1,536 dimensions is not what an embedded
 // database is for), and the RSS after it is filled.
-import { spawn } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { REPO } from "../lib/app-build";
 import type { DbKind } from "../lib/cli";
+import { runScript } from "../lib/script";
 
 export type RetrievalTiming = {
   p50: number;
@@ -41,30 +39,20 @@ async function runWorker(
   workDir: string,
   log: (line: string) => void,
 ): Promise<RetrievalRun> {
-  const json = path.join(workDir, `retrieval-${args.db}-${args.memories}.json`);
-  rmSync(json, { force: true });
   log(
     `${args.db}: retrieval over ${args.memories.toLocaleString("en")} memories${args.vectors ? " with vectors" : ""}`,
   );
-  const child = spawn(
-    process.execPath,
+  return runScript<RetrievalRun>(
+    "retrieval.ts",
     [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "bench/retrieval.ts",
       `--db=${args.db}`,
       `--memories=${args.memories}`,
       `--vectors=${args.vectors ? args.memories : 0}`,
       `--queries=${args.queries}`,
       `--pg-url=${args.pgUrl}`,
-      `--json=${json}`,
     ],
-    { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] },
+    path.join(workDir, `retrieval-${args.db}-${args.memories}.json`),
   );
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  if (code !== 0) throw new Error(`bench/retrieval.ts --db=${args.db} exited with ${code}`);
-  return JSON.parse(readFileSync(json, "utf8")) as RetrievalRun;
 }
 
 export async function runRetrieval({
