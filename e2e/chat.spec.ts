@@ -118,9 +118,10 @@ test("UI8 while a turn runs Stop takes Send's place, and Escape stops it", async
   await expect(stopButton(page)).toBeVisible();
   await expect(sendButton(page)).toHaveCount(0);
   await expect(page.getByText("Chief is replying.")).toBeVisible();
-  // One button where Send was: Stop sits exactly in its place.
+  // Stop sits exactly in Send's place: beside the attach button, no other button.
   const form = page.locator("form").filter({ has: composer(page) });
-  await expect(form.getByRole("button")).toHaveCount(1);
+  await expect(form.getByRole("button")).toHaveCount(2);
+  await expect(form.getByRole("button").last()).toHaveAccessibleName(/stop/i);
 
   await composer(page).fill("a second message");
   await composer(page).press("Enter");
