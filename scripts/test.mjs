@@ -12,6 +12,8 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const only = process.argv.slice(2);
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// The names of failing tests are repeated at the very end, because CI often keeps only the tail.
+const failures = [];
 const phases = [];
 let failedPhase = false;
 
@@ -36,14 +38,29 @@ function countVitest(file) {
   totals.passed += report.numPassedTests ?? 0;
   totals.failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const suite of report.testResults ?? []) {
+    const file = path.relative(process.cwd(), suite.name);
+    const failed = (suite.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failed) failures.push(`${file} › ${test.fullName}`);
+    if (suite.status === "failed" && !failed.length)
+      failures.push(`${file} (the file failed to run)`);
+  }
 }
 
 function countPlaywright(file) {
   if (!existsSync(file)) return;
-  const { stats } = JSON.parse(readFileSync(file, "utf8"));
+  const { stats, suites } = JSON.parse(readFileSync(file, "utf8"));
   totals.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   totals.failed += stats?.unexpected ?? 0;
   totals.skipped += stats?.skipped ?? 0;
+  const visit = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === "unexpected")
+          failures.push(`${spec.file} › ${[...titles, spec.title].join(" › ")}`);
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+  };
+  for (const suite of suites ?? []) visit(suite, []);
 }
 
 const bin = (name) => path.resolve("node_modules/.bin", name);
@@ -84,6 +101,10 @@ if (wantsE2e && !process.env.SKIP_E2E) {
 console.log("\n== phases");
 for (const phase of phases)
   console.log(`   ${phase.ok ? "ok    " : "FAILED"} ${phase.name.padEnd(22)} ${phase.seconds}s`);
+if (failures.length) {
+  console.log("\n== failed tests");
+  for (const failure of failures) console.log(`   ${failure}`);
+}
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed${skipped}`);
 process.exit(failedPhase || totals.failed > 0 ? 1 : 0);
