@@ -5,7 +5,7 @@
 // Scoped tools: they act for the workstream's owner, so they are registered once here and bound
 // per turn by the agent's tool list (lib/agents/tools.ts).
 import "server-only";
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { wakeJobsSoon } from "@/inngest/engine";
 import { declareApproval } from "@/lib/agents/approval-policy";
@@ -20,6 +20,38 @@ import { createMemory } from "./store";
 
 const RECALL_LIMIT_MAX = 10;
 
+// Built once: the tools are bound per turn, their schemas are not (see lib/agents/tools.ts).
+const rememberInput = zodSchema(
+  z.object({
+    text: z.string().trim().min(1).max(config.memory.textMaxChars),
+    scope: z.enum(["member", "agent", "organization"]).optional(),
+    importance: z.number().int().min(1).max(10).optional(),
+  }),
+);
+const recallInput = zodSchema(
+  z.object({
+    query: z.string().trim().min(1).max(200),
+    limit: z.number().int().min(1).max(RECALL_LIMIT_MAX).optional(),
+  }),
+);
+const noteInput = zodSchema(
+  z.object({
+    text: z.string().trim().min(1).max(STATE_ITEM_MAX).describe("The note, one point."),
+  }),
+);
+const searchHistoryInput = zodSchema(
+  z.object({
+    query: z.string().trim().min(1).max(200).describe("Words to look for."),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_LIMIT_MAX)
+      .optional()
+      .describe(`How many matches to return (default ${SEARCH_LIMIT_DEFAULT}).`),
+  }),
+);
+
 /** An error the model can act on: the sentence of the code and the limit it broke. */
 function toolError(error: unknown): Error {
   if (!isAppError(error)) return error instanceof Error ? error : new Error(String(error));
@@ -32,11 +64,7 @@ function rememberTool({ userId, organizationId, agentId, turnId, messageId }: To
     description:
       "Remembers one fact about the member for later workstreams. scope: member (default), " +
       "agent (only you), organization (shared with everyone; the member approves it first).",
-    inputSchema: z.object({
-      text: z.string().trim().min(1).max(config.memory.textMaxChars),
-      scope: z.enum(["member", "agent", "organization"]).optional(),
-      importance: z.number().int().min(1).max(10).optional(),
-    }),
+    inputSchema: rememberInput,
     execute: async ({ text, scope = "member", importance }) => {
       try {
         const { memory, merged } = await createMemory({
@@ -68,10 +96,7 @@ function rememberTool({ userId, organizationId, agentId, turnId, messageId }: To
 function recallTool({ userId, organizationId, agentId }: ToolScope) {
   return tool({
     description: "Searches the member's and the organization's memories.",
-    inputSchema: z.object({
-      query: z.string().trim().min(1).max(200),
-      limit: z.number().int().min(1).max(RECALL_LIMIT_MAX).optional(),
-    }),
+    inputSchema: recallInput,
     execute: async ({ query, limit }, { abortSignal }) => {
       const { memories, failure } = await retrieveMemories({
         reader: { organizationId, userId, agentId },
@@ -100,9 +125,7 @@ export function registerMemoryTools(): void {
         "every later turn. Use it for a fact, preference, decision or result worth keeping " +
         `(at most ${STATE_ITEM_MAX} characters, one point per note). Older notes are ` +
         "summarized automatically; do not repeat a note that is already there.",
-      inputSchema: z.object({
-        text: z.string().trim().min(1).max(STATE_ITEM_MAX).describe("The note, one point."),
-      }),
+      inputSchema: noteInput,
       execute: async ({ text }) => {
         const { entry, queued } = await addMemoryNote({
           workstreamId,
@@ -133,16 +156,7 @@ export function registerMemoryTools(): void {
         "for something said before that is no longer in view. Write the query as you would " +
         'in a search box: words, "exact phrases", -excluded. Returns the best matches first, ' +
         "each with the message id, who wrote it, a snippet and when.",
-      inputSchema: z.object({
-        query: z.string().trim().min(1).max(200).describe("Words to look for."),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(SEARCH_LIMIT_MAX)
-          .optional()
-          .describe(`How many matches to return (default ${SEARCH_LIMIT_DEFAULT}).`),
-      }),
+      inputSchema: searchHistoryInput,
       execute: async ({ query, limit }) => {
         const results = await searchHistory({
           owner: { userId, organizationId },

@@ -5,7 +5,7 @@
 // a time, before the extra sections' budget is applied. A member without skills is offered
 // neither.
 import "server-only";
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { z } from "zod";
 import { registerScopedTool } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
@@ -33,6 +33,13 @@ export function skillsSection(skills: readonly OfferedSkill[]): string | null {
   return ["<skills>", head, ...lines, "</skills>"].join("\n");
 }
 
+// Built once: the tool is bound per turn, its schema is not (see lib/agents/tools.ts).
+const useSkillInput = zodSchema(
+  z.object({
+    name: z.string().trim().min(1).max(config.skills.nameMaxChars).describe("The skill's name."),
+  }),
+);
+
 export function registerSkills(): void {
   // Registered after the scoped tools: a member without skills is not offered use_skill, so
   // their turns do not pay for its definition.
@@ -55,14 +62,7 @@ export function registerSkills(): void {
       description:
         "Returns the steps of one of the skills listed in <skills> (the member's own or the " +
         "organization's), by its name. Follow the steps for the member's request.",
-      inputSchema: z.object({
-        name: z
-          .string()
-          .trim()
-          .min(1)
-          .max(config.skills.nameMaxChars)
-          .describe("The skill's name."),
-      }),
+      inputSchema: useSkillInput,
       execute: async ({ name }) => {
         const skill = await findSkillByName({ organizationId, userId, name });
         if (!skill) {

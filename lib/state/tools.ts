@@ -3,7 +3,7 @@
 // turn by the agent's tool list (lib/agents/tools.ts). Their input is the same shape a member's
 // edit takes; the agent's merges evict by the lists' rules instead of being refused.
 import "server-only";
-import { tool } from "ai";
+import { tool, zodSchema } from "ai";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { isAppError } from "@/lib/http/errors";
@@ -43,6 +43,9 @@ const PLAN_DESCRIPTION =
   "pending, in_progress (one at a time), done, skipped or blocked. Starting a plan needs a title. " +
   "Set status to completed when every step is done, or abandoned when the plan no longer " +
   "applies; the next update_plan then starts a new plan. Use it for work of three or more steps.";
+
+// Wrapped once, so the SDK converts it to JSON Schema once (see lib/agents/tools.ts).
+const planUpdateInput = zodSchema(planUpdateSchema);
 
 function targetOf(scope: ToolScope): StateTarget {
   return {
@@ -108,7 +111,7 @@ export function registerStateTools(): void {
   registerScopedTool("update_plan", (scope) =>
     tool({
       description: PLAN_DESCRIPTION,
-      inputSchema: planUpdateSchema,
+      inputSchema: planUpdateInput,
       execute: async (update) => {
         try {
           const { plan } = await writePlan({ ...targetOf(scope), update: toStorableJson(update) });

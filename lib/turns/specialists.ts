@@ -13,6 +13,7 @@ import {
   type Tool,
   tool,
   type UIMessageChunk,
+  zodSchema,
 } from "ai";
 import { z } from "zod";
 import { declareApproval } from "@/lib/agents/approval-policy";
@@ -158,10 +159,13 @@ export type ConsultInput = {
   tally: ConsultationTally;
 };
 
-const consultSchema = z.object({
-  specialist: z.string().trim().min(1).max(64),
-  question: z.string().trim().min(1).max(4_000),
-});
+// Wrapped once, so the SDK converts it to JSON Schema once (see lib/agents/tools.ts).
+const consultSchema = zodSchema(
+  z.object({
+    specialist: z.string().trim().min(1).max(64),
+    question: z.string().trim().min(1).max(4_000),
+  }),
+);
 
 /** A consultation stays inside the workstream: it needs no approval of its own. */
 export function declareSpecialistTool(): void {
