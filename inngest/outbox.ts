@@ -74,7 +74,7 @@ export function createOutbox({
 }: OutboxOptions): Outbox {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
-  let again = false;
+  let again: Promise<number> | null = null;
   let stopped = true;
   let lastCleanup = 0;
 
@@ -181,15 +181,18 @@ export function createOutbox({
 
   function drain(): Promise<number> {
     if (running) {
-      again = true;
-      return running;
+      // The pass under way may have read the outbox before the caller's events were committed:
+      // the caller gets a fresh pass after it, one shared by everyone who asked meanwhile.
+      again ??= running
+        .catch(() => 0)
+        .then(() => {
+          again = null;
+          return stopped ? 0 : drain();
+        });
+      return again;
     }
     running = drainAll().finally(() => {
       running = null;
-      if (again && !stopped) {
-        again = false;
-        wake();
-      }
     });
     return running;
   }
@@ -221,6 +224,7 @@ export function createOutbox({
       stopped = true;
       clearTimeout(timer);
       await running?.catch(() => 0);
+      await again?.catch(() => 0);
     },
   };
 }

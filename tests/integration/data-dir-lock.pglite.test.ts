@@ -17,5 +17,7 @@ describe("PGlite data dir lock", () => {
     );
     expect(error?.output).toMatch(/in use by another Workstreams process/);
     await holder.kill("SIGTERM");
-  });
+    // Two server processes start one after the other (each compiles the app under tsx): on a
+    // loaded box that alone can take most of a minute.
+  }, 150_000);
 });
