@@ -24,7 +24,9 @@ const integration = (kind: "pglite" | "postgres") => ({
       WORKSTREAMS_FILES_DIR: path.join(tmpdir(), "workstreams-test-files"),
     },
     testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A file's set-up copies a database, starts an app server and signs people up: on a loaded
+    // CI box that has taken over a minute, and a timed-out hook fails every test of the file.
+    hookTimeout: 120_000,
     // Each file gets its own database copied from a migrated template, so files run in parallel.
     fileParallelism: true,
     // Vitest's default is one worker less than the cores: one on a 2-core machine. These files
