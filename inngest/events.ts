@@ -33,6 +33,11 @@ export const turnCompleted = defineEvent(
     onboarding: z.boolean().optional(),
     /** Whether its uncompacted history passed the compaction threshold (lib/compaction). */
     compact: z.boolean().default(false),
+    /**
+     * Whether the completed turn's messages lay out a procedure (a skill job has work to do).
+     * Events written before it existed start no skill job.
+     */
+    skills: z.boolean().optional(),
   }),
 );
 

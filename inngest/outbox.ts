@@ -77,18 +77,33 @@ export function createOutbox({
   let again: Promise<number> | null = null;
   let stopped = true;
   let lastCleanup = 0;
+  // Whether the runner takes events over in one statement (learnt from its first answer).
+  let adoptable: boolean | undefined;
+  // A wake asked for the pass under way or the next one (events were just written).
+  let woken = false;
 
   const at = (ms: number) => new Date(clock.now() + ms).toISOString();
 
-  async function drainEmbedded(embedded: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
+  async function drainEmbedded(
+    embedded: Extract<Delivery, { kind: "embedded" }>,
+    woken: boolean,
+  ): Promise<number> {
+    // Woken after a commit that wrote events, with a runner that cannot adopt: the locking read
+    // of the transaction is the only one (a poll reads first, so an idle one opens none).
+    if (woken && adoptable === false) {
+      const taken = await enqueueInTransaction(embedded);
+      if (taken) embedded.enqueued();
+      return taken;
+    }
     // Read without locking, then taken over in one statement that locks what is still pending.
     const pending = await executePrepared<PendingRow>(sql`
       select "id", "name", "data", "created_at", "ts", "attempts" from "job_events"
       where "dispatched_at" is null and "next_attempt_at" <= ${at(0)}::timestamptz
       order by "created_at" limit ${batchSize}`);
     if (!pending.length) return 0;
-    const adopted =
-      (await embedded.adopt(pending.map(toEvent))) ?? (await enqueueInTransaction(embedded));
+    const taken = await embedded.adopt(pending.map(toEvent));
+    adoptable = taken !== null;
+    const adopted = taken ?? (await enqueueInTransaction(embedded));
     if (adopted) embedded.enqueued();
     // Rows another process holds are left to it: only what was taken here counts toward another pass.
     return adopted;
@@ -167,10 +182,12 @@ export function createOutbox({
 
   async function drainAll(): Promise<number> {
     let total = 0;
+    const afterWrite = woken;
+    woken = false;
     for (;;) {
       const count =
         delivery.kind === "embedded"
-          ? await drainEmbedded(delivery)
+          ? await drainEmbedded(delivery, afterWrite)
           : await drainToInngest(delivery);
       total += count;
       if (count < batchSize) break;
@@ -198,6 +215,7 @@ export function createOutbox({
   }
 
   function wake(): void {
+    woken = true;
     drain().catch((error: unknown) => console.error("[jobs] outbox pass failed:", error));
   }
 

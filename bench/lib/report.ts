@@ -385,7 +385,7 @@ export function formatReport(results: Results): string {
   const statements = Object.entries(results.statements) as Array<[Variant, StatementsResult]>;
   if (statements.length) {
     out.push(
-      "\n2. SQL statements per plain turn (POST's arrival → the turn's close; BEGIN/COMMIT not counted; the 400 ms after the close apart)",
+      "\n2. SQL statements per plain turn (POST's arrival → the turn's close, after the previous turn's background work went quiet; BEGIN/COMMIT not counted; the turn's post-turn background work, close → quiet, in its own column)",
     );
     out.push(
       table(
@@ -397,7 +397,8 @@ export function formatReport(results: Results): string {
           "min–max",
           "without follower",
           "app trace",
-          "after the close",
+          "post-turn background",
+          "quiet after (p50)",
         ],
         statements.map(([variant, r]) => [
           variant,
@@ -408,6 +409,7 @@ export function formatReport(results: Results): string {
           r.perTurnWithoutFollower === undefined ? "–" : f(r.perTurnWithoutFollower),
           r.tracePerTurn === undefined ? "–" : f(r.tracePerTurn),
           f(r.afterClosePerTurn),
+          r.quietAfterMs === undefined ? "–" : `${r.quietAfterMs} ms`,
         ]),
       ),
     );
@@ -421,7 +423,7 @@ export function formatReport(results: Results): string {
       };
       r.example.forEach(line);
       if (r.exampleAfterClose?.length) {
-        out.push("       after the turn's close (not counted):");
+        out.push("       its post-turn background work, close → quiet (the column apart):");
         for (const [i, statement] of r.exampleAfterClose.entries()) {
           line(statement, r.example.length + i);
         }

@@ -1,8 +1,11 @@
 // SQL statements per plain turn: every statement the server sends from the POST's arrival to the
 // turn's close (the session check and the event-log inserts included; BEGIN/COMMIT/ROLLBACK
 // not), counted turn by turn. The close is when the POST's stream (and the follower's) ended:
-// the terminal event goes out only once the closing statement committed. What the server sends
-// in the next 400 ms (post-turn work such as recent activity) is counted apart. On PGlite they come from the app's
+// the terminal event goes out only once the closing statement committed. Before each counted
+// turn the server is left to go quiet (the previous turn's background jobs done), so no
+// neighbour's jobs fall into the window; what the server sends from the close until it is quiet
+// again (the turn's own post-turn work: the outbox hand-over, the runner's claims, the jobs'
+// steps) is counted apart, per turn, so nothing is hidden. On PGlite they come from the app's
 // own trace (WORKSTREAMS_SQL_TRACE=1: drizzle's logger); on Postgres from the cluster's log with
 // `log_statement = all` on the bench database (and the app's trace beside it, as a check).
 import { closeSync, openSync, readSync, statSync } from "node:fs";
@@ -25,8 +28,10 @@ export type StatementsResult = {
   turns: number;
   /** Mean statements per turn (to its close) with its follower, the least and most in one turn. */
   perTurn: number;
-  /** Mean statements in the 400 ms after the close (post-turn work). */
+  /** Mean statements from the close until the server is quiet again (its post-turn work). */
   afterClosePerTurn: number;
+  /** How long after the close the server went quiet, p50 (ms). */
+  quietAfterMs?: number;
   min: number;
   max: number;
   /** The same turns without a follower. */
@@ -73,13 +78,44 @@ function loggedStatements(text: string, pids: Set<number>): string[] {
   return out.map((s) => s.replace(/\s+/g, " ").trim());
 }
 
+/** No statement for this long: the server is quiet (its idle polls come every 1–2 s). */
+const QUIET_MS = 300;
+/** The longest wait for quiet; a server still busy after it is counted as it is. */
+const QUIET_BOUND_MS = 15_000;
+
+/** How many statements the server has sent so far (any count that grows with them). */
+async function sentSoFar(source: StatementSource, from: number): Promise<number> {
+  if (source.trace) return source.trace.count;
+  if (source.kind === "trace") return 0;
+  return loggedStatements(readFrom(source.file, from), await source.pids()).length;
+}
+
+/** Waits until no statement was sent for QUIET_MS; resolves with how long that took. */
+async function quiet(source: StatementSource): Promise<number> {
+  const start = performance.now();
+  const from = source.kind === "log" ? statSync(source.file).size : 0;
+  let seen = await sentSoFar(source, from);
+  let since = performance.now();
+  while (performance.now() - start < QUIET_BOUND_MS) {
+    await new Promise((r) => setTimeout(r, 50));
+    const now = await sentSoFar(source, from);
+    if (now !== seen) {
+      seen = now;
+      since = performance.now();
+    } else if (performance.now() - since >= QUIET_MS) break;
+  }
+  return since - start;
+}
+
 async function countTurn(
   target: TurnTarget,
   source: StatementSource,
   userIndex: number,
   text: string,
   follower: boolean,
-): Promise<{ statements: string[]; after: string[]; traced: number }> {
+): Promise<{ statements: string[]; after: string[]; traced: number; quietAfterMs: number }> {
+  // The previous turn's post-turn work is done before this turn's window opens.
+  await quiet(source);
   const stopTrace = source.trace?.record();
   const from = source.kind === "log" ? statSync(source.file).size : 0;
   const turn = await runTurn(target, userIndex, text, 60_000, { follower });
@@ -87,7 +123,8 @@ async function countTurn(
   const peek = source.trace?.peek() ?? [];
   const tracedAtClose = peek.length;
   const closedAt = source.kind === "log" ? statSync(source.file).size : 0;
-  await new Promise((r) => setTimeout(r, 400));
+  // This turn's own post-turn work: from the close until the server is quiet again.
+  const quietAfterMs = await quiet(source);
   const keep = (list: string[]) => list.filter((s) => !TRANSACTION_CONTROL.test(s));
   const traced = stopTrace?.() ?? [];
   if (source.kind === "trace") {
@@ -95,6 +132,7 @@ async function countTurn(
       statements: keep(traced.slice(0, tracedAtClose)),
       after: keep(traced.slice(tracedAtClose)),
       traced: keep(traced.slice(0, tracedAtClose)).length,
+      quietAfterMs,
     };
   }
   const pids = await source.pids();
@@ -104,6 +142,7 @@ async function countTurn(
     statements: keep(toClose),
     after: keep(logged.slice(toClose.length)),
     traced: keep(traced.slice(0, tracedAtClose)).length,
+    quietAfterMs,
   };
 }
 
@@ -117,8 +156,12 @@ export async function runStatements(input: {
   const { target, source, texts } = input;
   // One turn first: the server's first statements of a kind are not a turn's cost.
   await runTurn(target, 0, texts[0] ?? "", 60_000, { follower: input.follower });
-  await new Promise((r) => setTimeout(r, 400));
-  const withFollower: Array<{ statements: string[]; after: string[]; traced: number }> = [];
+  const withFollower: Array<{
+    statements: string[];
+    after: string[];
+    traced: number;
+    quietAfterMs: number;
+  }> = [];
   const without: number[] = [];
   for (let i = 0; i < input.turns; i++) {
     const text = texts[(i + 1) % texts.length] ?? "";
@@ -137,6 +180,12 @@ export async function runStatements(input: {
     turns: counts.length,
     perTurn: mean(counts),
     afterClosePerTurn: mean(withFollower.map((t) => t.after.length)),
+    quietAfterMs: round(
+      [...withFollower.map((t) => t.quietAfterMs)].sort((a, b) => a - b)[
+        Math.floor(withFollower.length / 2)
+      ] ?? 0,
+      0,
+    ),
     min: sorted[0] ?? 0,
     max: sorted.at(-1) ?? 0,
     ...(without.length ? { perTurnWithoutFollower: mean(without) } : {}),

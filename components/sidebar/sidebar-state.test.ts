@@ -86,6 +86,25 @@ describe("sidebarReducer", () => {
     expect(state.groups[0]?.id).toBe("y");
   });
 
+  it("W1 a line of an older turn arriving late does not replace the newer turn's line", () => {
+    const line = (summary: string, second: number) => ({
+      type: "activity" as const,
+      entry: {
+        workstreamId: "x",
+        title: "t",
+        mode: "group" as const,
+        core: false,
+        summary,
+        occurredAt: `2026-03-01T00:00:${String(second).padStart(2, "0")}.000Z`,
+      },
+    });
+    let state = sidebarReducer({ ...empty, groups: [ws("x")] }, line("newer", 20));
+    state = sidebarReducer(state, line("older", 10));
+    expect(state.activity.map((entry) => entry.summary)).toEqual(["newer"]);
+    state = sidebarReducer(state, line("newest", 30));
+    expect(state.activity.map((entry) => entry.summary)).toEqual(["newest"]);
+  });
+
   it("W6 appends a further page without duplicating rows a live event already added", () => {
     const state = { ...empty, groups: [ws("a"), ws("b")] };
     const next = sidebarReducer(state, {

@@ -83,6 +83,9 @@ export function sidebarReducer(state: SidebarState, action: SidebarAction): Side
     case "activity": {
       const { entry } = action;
       const at = entry.occurredAt;
+      // Two runs of one workstream may publish out of order: the newer turn's line stays.
+      const shown = state.activity.find((item) => item.workstreamId === entry.workstreamId);
+      if (shown && shown.occurredAt > at) return state;
       return {
         ...state,
         activity: [

@@ -1,5 +1,8 @@
 // After every completed turn: the workstream's recent-activity entry, a generated line of what
-// happened, shown to the workstream's owner alone.
+// happened, shown to the workstream's owner alone. No flow control: the entry's write keeps the
+// newest turn's line whatever order two runs end in (it compares the turns' ends), so the
+// embedded runner claims these runs in batches without its claim lock. Not debounced: the line is
+// what the owner sees of a conversation they just left, so it comes at once.
 import { defineJob } from "@/inngest/define";
 import { turnCompleted } from "@/inngest/events";
 import { describeTurn, writeTurnActivity } from "@/lib/workstreams/activity";
@@ -9,8 +12,7 @@ export const recentActivity = defineJob({
   name: "Recent activity",
   trigger: turnCompleted,
   when: { key: "event.data.completed", equals: true },
-  // Entries of one workstream are written one at a time; the newest turn's entry stays.
-  flow: { retries: 3, concurrency: { key: "event.data.workstreamId", limit: 1 } },
+  flow: { retries: 3 },
   handler: async ({ event, step }) => {
     const { workstreamId, turnId, userId } = event.data;
     if (!userId) return { written: false };

@@ -1,6 +1,7 @@
-// After every completed turn: the reusable procedures it lays out, kept as the member's skills
-// (a name, when to use it, its steps). Most turns hold none and end at the first step without a
-// model call; a skill the member already has by that name keeps the member's version.
+// After a completed turn whose messages lay out a procedure (the turn's end decides it from the
+// messages it holds, so most turns start no run): the reusable procedures, kept as the member's
+// skills (a name, when to use it, its steps). A skill the member already has by that name keeps
+// the member's version.
 import { defineJob } from "@/inngest/define";
 import { turnCompleted } from "@/inngest/events";
 import { readTurnSlice } from "@/lib/memory/learn";
@@ -12,6 +13,7 @@ export const skillExtraction = defineJob({
   id: SKILL_EXTRACTION_JOB_ID,
   name: "Skill extraction",
   trigger: turnCompleted,
+  when: { key: "event.data.skills", equals: true },
   // One member's turns one at a time: a procedure repeated in two turns is one skill.
   flow: { retries: 3, concurrency: { key: "event.data.userId", limit: 1 } },
   handler: async ({ event, step }) => {

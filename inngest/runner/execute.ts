@@ -1,6 +1,8 @@
 // One claimed job, run to its outcome: its event checked against the trigger's schema, its
 // handler called with memoized steps while the lease is renewed, then completed, put back with a
 // backoff, or failed and handed to onFailure. No transaction is open while the handler runs.
+// A finished step's result is stored at once, unless the handler ends in the same tick (its last
+// step): then the statement that settles the run stores it, and the last step costs no write.
 import "server-only";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
@@ -15,7 +17,8 @@ import {
   type JobRow,
   renewLease,
   retryJob,
-  saveStep,
+  type SavedStep,
+  saveSteps,
 } from "./store";
 
 export type RunSettings = {
@@ -84,6 +87,34 @@ export async function executeJob(
 
   const memo = { ...(job.steps as Record<string, unknown>) };
   const calls = new Map<string, number>();
+  // Finished steps whose results are not stored yet, and the write storing the ones before.
+  let unsaved: SavedStep[] = [];
+  let saving: Promise<void> = Promise.resolve();
+  let soon: NodeJS.Immediate | undefined;
+  const store = (): Promise<void> => {
+    if (soon) clearImmediate(soon);
+    soon = undefined;
+    if (unsaved.length === 0) return saving;
+    const steps = unsaved;
+    unsaved = [];
+    saving = saving.then(async () => {
+      try {
+        if (!(await saveSteps(db, fence, steps))) lost = true;
+      } catch (error) {
+        // Kept for the statement that settles the run (or the next step's write).
+        unsaved = [...steps, ...unsaved];
+        console.error(`[jobs] storing the steps of ${job.id} failed (${errorClass(error)})`);
+      }
+    });
+    return saving;
+  };
+  /** The steps still unstored once the writes under way are done (the settling write's). */
+  const settle = async (): Promise<SavedStep[]> => {
+    if (soon) clearImmediate(soon);
+    soon = undefined;
+    await saving;
+    return unsaved;
+  };
   const step: JobStep = {
     async run<T>(id: string, body: () => Promise<T> | T): Promise<StepResult<T>> {
       // A step id used twice in one run is numbered, as Inngest does, so each keeps its result.
@@ -91,15 +122,18 @@ export async function executeJob(
       calls.set(id, seen + 1);
       const key = seen === 0 ? id : `${id}:${seen}`;
       if (Object.hasOwn(memo, key)) return memo[key] as StepResult<T>;
+      // What the steps before it returned is stored before this one does anything.
+      await store();
       if (lost) throw new LeaseLostError();
       const result = await body();
       // Model output may hold characters jsonb refuses; they become U+FFFD, as in the event log.
       const json =
         (result === undefined ? undefined : JSON.stringify(toStorableJson(result))) ?? "null";
-      if (!(await saveStep(db, fence, key, json))) {
-        lost = true;
-        throw new LeaseLostError();
-      }
+      unsaved.push({ key, json });
+      // Stored on the next turn of the event loop, unless the handler has ended by then.
+      soon ??= setImmediate(() => {
+        store().catch(() => {});
+      });
       // What a retry would get back from the stored JSON, so both runs see the same shape.
       memo[key] = JSON.parse(json);
       return memo[key] as StepResult<T>;
@@ -119,9 +153,10 @@ export async function executeJob(
   } finally {
     clearInterval(renewal);
   }
+  const unstored = await settle();
 
   if (!failure) {
-    if (!(await completeJob(db, fence, now()))) {
+    if (!(await completeJob(db, fence, now(), unstored))) {
       console.warn(
         `[jobs] ${definition.id} run ${job.id} lost its lease; its completion is refused`,
       );
@@ -137,7 +172,8 @@ export async function executeJob(
     return;
   }
   const { code } = failureCode(failure.error);
-  if (await retryJob(db, fence, now() + settings.backoffMs(job.attempts), code)) {
+  // The steps that finished before the failure are kept for the retry.
+  if (await retryJob(db, fence, now() + settings.backoffMs(job.attempts), code, unstored)) {
     console.warn(
       `[jobs] ${definition.id} run ${job.id} attempt ${job.attempts} failed (${code}, ${errorClass(failure.error)}); it will be retried`,
     );

@@ -10,7 +10,16 @@ import type { AnyJobDefinition, JobEvent } from "../define";
 import { type JobFailure, recordJobFailure } from "../failures";
 import { executeJob } from "./execute";
 import { type FunctionPlan, planOf, retentionMs } from "./plan";
-import { adoptEvents, anyDue, claimJob, deleteCompleted, insertJobs, type JobRow } from "./store";
+import {
+  adoptEvents,
+  anyDue,
+  claimFree,
+  claimJob,
+  deleteCompleted,
+  hasFlowControl,
+  insertJobs,
+  type JobRow,
+} from "./store";
 
 export type Clock = { now(): number };
 
@@ -86,6 +95,10 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     definitions.set(definition.id, definition);
   }
   const plans: FunctionPlan[] = options.functions.map(planOf);
+  // Functions whose runs count other rows are claimed one at a time under the claim lock; the
+  // others in batches, without it.
+  const free = plans.filter((plan) => !hasFlowControl(plan));
+  const controlled = plans.filter(hasFlowControl);
   const clock = options.clock ?? { now: () => Date.now() };
   const owner = options.processId ?? PROCESS_ID;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
@@ -143,26 +156,33 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     }
   }
 
-  /** Claims while there is room and something is due; waits for a settled job or a wake. */
+  /**
+   * Claims while there is room and something is due; waits for a settled job or a wake. Each
+   * round starts with one statement that claims the due jobs of functions without flow control
+   * and says whether others are due (an idle round costs it alone, and a settled job leads
+   * straight to it); those others are claimed one by one under the claim lock.
+   */
   async function drainLoop(): Promise<number> {
     const db = await database();
     let ran = 0;
     for (;;) {
       await yieldToTurns();
       woken = false;
-      if (running.size === 0 && !(await anyDue(db, plans, clock.now()))) {
-        if (woken && !stopped) continue;
-        return ran;
-      }
-      let claimed = 0;
-      while (!stopped && running.size < maxRunning) {
-        // After a claim, a plain read says whether another is worth a claiming transaction.
-        if (claimed > 0 && !(await anyDue(db, plans, clock.now()))) break;
-        const job = await claimJob(db, plans, owner, clock.now(), leaseMs);
-        if (!job) break;
-        claimed++;
-        ran++;
-        launch(job, db);
+      if (stopped) return ran;
+      const room = maxRunning - running.size;
+      if (room > 0) {
+        const round = await claimFree(db, free, controlled, owner, clock.now(), leaseMs, room);
+        for (const job of round.jobs) launch(job, db);
+        ran += round.jobs.length;
+        let more = round.controlledDue;
+        while (more && !stopped && running.size < maxRunning) {
+          const job = await claimJob(db, controlled, owner, clock.now(), leaseMs);
+          if (!job) break;
+          ran++;
+          launch(job, db);
+          // After a claim, a plain read says whether another is worth a claiming transaction.
+          more = await anyDue(db, controlled, clock.now());
+        }
       }
       if (stopped) return ran;
       if (woken) continue;

@@ -4,7 +4,7 @@
 // test's clock decides what is due.
 import "server-only";
 import { and, asc, desc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { alias, PgTransaction } from "drizzle-orm/pg-core";
 import { type Db, executePrepared } from "@/db/client";
 import { jobs } from "@/db/schema";
 import { toStorableJson } from "@/lib/text/storable";
@@ -127,14 +127,23 @@ export async function insertJobs(
       .returning({ id: jobs.id, state: jobs.state });
     count += inserted.filter((row) => row.state !== "completed").length;
   }
+  // Inside the caller's transaction as it is (a failure there fails the whole hand-over, so a
+  // savepoint would buy nothing but two statements), or in a transaction of its own.
+  const inTransaction = isTransaction(db);
   for (const { plan, event, key } of latest.values()) {
-    // A savepoint inside the caller's transaction, or a transaction of its own.
-    count += await db.transaction((tx) => debounce(tx, plan, event, key, now));
+    count += inTransaction
+      ? await debounce(db, plan, event, key, now)
+      : await db.transaction((tx) => debounce(tx, plan, event, key, now));
   }
   return count;
 }
 
 type JobInsert = typeof jobs.$inferInsert;
+
+/** Whether `db` is a transaction already (a plain boolean: the caller keeps its `Db` type). */
+function isTransaction(db: Db): boolean {
+  return db instanceof PgTransaction;
+}
 
 /**
  * When a job may first run: now, or, for a function that starts at its event's time, that time
@@ -289,8 +298,8 @@ function due(plans: readonly FunctionPlan[], now: number): SQL | undefined {
 }
 
 /**
- * Whether any job is due, flow control aside: one indexed read without a transaction or a lock,
- * so an idle poll costs a single statement.
+ * Whether any job of `plans` is due, flow control aside: one indexed read without a transaction
+ * or a lock.
  */
 export async function anyDue(
   db: Db,
@@ -302,7 +311,112 @@ export async function anyDue(
   return rows.length > 0;
 }
 
-/** Claims the next due job of a known function whose flow control lets it start, or null. */
+/** Whether a function's runs wait on other rows (concurrency, throttle): its claims take turns. */
+export function hasFlowControl(plan: FunctionPlan): boolean {
+  return Boolean(plan.concurrency || plan.throttle);
+}
+
+/**
+ * Claims up to `limit` due jobs of functions without flow control, and says whether jobs of the
+ * `controlled` functions are due too: one statement, without the claim lock (nothing of theirs
+ * counts other rows, and SKIP LOCKED keeps two claimers off one row; a row another claim took
+ * meanwhile is re-checked against `due` and passed over). An idle poll costs this one statement.
+ */
+export async function claimFree(
+  db: Db,
+  free: readonly FunctionPlan[],
+  controlled: readonly FunctionPlan[],
+  owner: string,
+  now: number,
+  leaseMs: number,
+  limit: number,
+): Promise<{ jobs: JobRow[]; controlledDue: boolean }> {
+  const controlledDue =
+    controlled.length === 0
+      ? sql`false`
+      : sql`exists (select 1 from ${jobs} where ${due(controlled, now)})`;
+  if (free.length === 0 || limit <= 0) {
+    if (controlled.length === 0) return { jobs: [], controlledDue: false };
+    return { jobs: [], controlledDue: await anyDue(db, controlled, now) };
+  }
+  const result = await db.execute(sql`
+    with claimed as (
+      update ${jobs} set "state" = 'running', "lease_owner" = ${owner},
+        "lease_expires_at" = ${at(now + leaseMs)}, "attempts" = "attempts" + 1,
+        "started_at" = coalesce("started_at", ${at(now)})
+      where "id" in (
+        select ${jobs.id} from ${jobs} where ${due(free, now)}
+        order by ${jobs.runAt}, ${jobs.createdAt}, ${jobs.id}
+        limit ${limit} for update skip locked)
+      returning *
+    )
+    select coalesce((select json_agg(claimed) from claimed), '[]'::json) as "claimed",
+      ${controlledDue} as "controlled_due"`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+    claimed: RawJob[] | string;
+    controlled_due: boolean;
+  }>;
+  const [row] = rows;
+  const claimed = typeof row?.claimed === "string" ? JSON.parse(row.claimed) : (row?.claimed ?? []);
+  return {
+    jobs: (claimed as RawJob[]).map(toJobRow),
+    controlledDue: Boolean(row?.controlled_due),
+  };
+}
+
+/** A `jobs` row as json_agg writes it: column names, times as text. */
+type RawJob = {
+  id: string;
+  function_id: string;
+  event_id: string;
+  event: unknown;
+  state: JobRow["state"];
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  concurrency_key: string | null;
+  throttle_key: string | null;
+  debounce_key: string | null;
+  debounce_deadline: string | null;
+  steps: unknown;
+  last_error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+};
+
+const timeOf = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+function toJobRow(raw: RawJob): JobRow {
+  return {
+    id: raw.id,
+    functionId: raw.function_id,
+    eventId: raw.event_id,
+    event: raw.event,
+    state: raw.state,
+    runAt: new Date(raw.run_at),
+    attempts: raw.attempts,
+    maxAttempts: raw.max_attempts,
+    leaseOwner: raw.lease_owner,
+    leaseExpiresAt: timeOf(raw.lease_expires_at),
+    concurrencyKey: raw.concurrency_key,
+    throttleKey: raw.throttle_key,
+    debounceKey: raw.debounce_key,
+    debounceDeadline: timeOf(raw.debounce_deadline),
+    steps: raw.steps,
+    lastError: raw.last_error,
+    createdAt: new Date(raw.created_at),
+    startedAt: timeOf(raw.started_at),
+    finishedAt: timeOf(raw.finished_at),
+  };
+}
+
+/**
+ * Claims the next due job of a function with flow control (`plans`) whose flow control lets it
+ * start, or null.
+ */
 export async function claimJob(
   db: Db,
   plans: readonly FunctionPlan[],
@@ -355,16 +469,23 @@ async function updateFenced(db: Db, fence: Fence, set: Partial<JobInsert>): Prom
   return rows.length > 0;
 }
 
-/** Stores a finished step's result; false when the lease is no longer this run's. */
-export async function saveStep(
+/** A finished step's result as JSON text, by its step key. */
+export type SavedStep = { key: string; json: string };
+
+/** The steps appended to the stored ones, in one jsonb expression. */
+function withSteps(steps: readonly SavedStep[]): SQL {
+  const pairs = steps.map((step) => sql`${step.key}::text, ${step.json}::jsonb`);
+  return sql`${jobs.steps} || jsonb_build_object(${sql.join(pairs, sql`, `)})`;
+}
+
+/** Stores finished steps' results; false when the lease is no longer this run's. */
+export async function saveSteps(
   db: Db,
   fence: Fence,
-  stepId: string,
-  json: string,
+  steps: readonly SavedStep[],
 ): Promise<boolean> {
-  return updateFenced(db, fence, {
-    steps: sql`${jobs.steps} || jsonb_build_object(${stepId}::text, ${json}::jsonb)`,
-  });
+  if (steps.length === 0) return true;
+  return updateFenced(db, fence, { steps: withSteps(steps) });
 }
 
 export function renewLease(db: Db, fence: Fence, until: number): Promise<boolean> {
@@ -373,21 +494,39 @@ export function renewLease(db: Db, fence: Fence, until: number): Promise<boolean
 
 const released = { leaseOwner: null, leaseExpiresAt: null } as const;
 
-export function completeJob(db: Db, fence: Fence, now: number): Promise<boolean> {
+/**
+ * Settles a run as completed; the results of its last steps, not stored yet, are stored by the
+ * same statement (a run's last step costs no write of its own).
+ */
+export function completeJob(
+  db: Db,
+  fence: Fence,
+  now: number,
+  steps: readonly SavedStep[] = [],
+): Promise<boolean> {
   return updateFenced(db, fence, {
     ...released,
     state: "completed",
     finishedAt: new Date(now),
     lastError: null,
+    ...(steps.length > 0 ? { steps: withSteps(steps) } : {}),
   });
 }
 
-export function retryJob(db: Db, fence: Fence, runAt: number, code: string): Promise<boolean> {
+/** Puts a run back for a retry; its finished steps not stored yet are stored with it. */
+export function retryJob(
+  db: Db,
+  fence: Fence,
+  runAt: number,
+  code: string,
+  steps: readonly SavedStep[] = [],
+): Promise<boolean> {
   return updateFenced(db, fence, {
     ...released,
     state: "queued",
     runAt: new Date(runAt),
     lastError: code,
+    ...(steps.length > 0 ? { steps: withSteps(steps) } : {}),
   });
 }
 

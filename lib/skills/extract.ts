@@ -9,7 +9,7 @@ import { isAppError } from "@/lib/http/errors";
 import type { ConversationSlice } from "@/lib/memory/learn";
 import { extractStructured } from "@/lib/models/extract";
 import { writeSlices } from "@/lib/models/slices";
-import { findProcedure } from "./procedure";
+import { mayHoldSkills } from "./procedure";
 import { createSkill, skillFields } from "./store";
 
 export type ExtractedSkill = { name: string; whenToUse: string; steps: string[] };
@@ -33,10 +33,7 @@ const SkillsOutput = z.object({
   ),
 });
 
-/** Whether a turn is worth asking a model for skills. */
-export function mayHoldSkills(slice: Pick<ConversationSlice, "member" | "agent">): boolean {
-  return findProcedure(slice.member) !== null || findProcedure(slice.agent) !== null;
-}
+export { mayHoldSkills };
 
 /** The procedures of a turn, each within the skill limits (others are dropped). */
 export async function extractSkills(

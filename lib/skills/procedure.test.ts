@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findProcedure } from "./procedure";
+import { findProcedure, mayHoldSkills } from "./procedure";
 
 describe("findProcedure", () => {
   it("I14.6 reads a numbered list with the words that introduce it as the name", () => {
@@ -38,5 +38,19 @@ describe("findProcedure", () => {
     expect(findProcedure("What is the weather like in Porto?")).toBeNull();
     expect(findProcedure("Note: one thing only")).toBeNull();
     expect(findProcedure("- just one bullet")).toBeNull();
+  });
+});
+
+describe("mayHoldSkills", () => {
+  it("I14.6 a turn is worth a skill job only when its member message or answer lays out a procedure", () => {
+    expect(
+      mayHoldSkills({ member: "What a lovely morning.", agent: "It is, enjoy the walk." }),
+    ).toBe(false);
+    expect(
+      mayHoldSkills({
+        member: "How do I restart the worker?",
+        agent: "To restart the ingest worker: drain the queue; restart the pod; check the lag",
+      }),
+    ).toBe(true);
   });
 });

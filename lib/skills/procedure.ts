@@ -94,3 +94,11 @@ export function findProcedure(text: string): Procedure | null {
   }
   return null;
 }
+
+/**
+ * Whether a turn (its member's message and the agent's answer, as text) is worth asking a model
+ * for skills: the turn's end decides it from what it holds, so most turns start no skill job.
+ */
+export function mayHoldSkills(turn: { member: string; agent: string }): boolean {
+  return findProcedure(turn.member) !== null || findProcedure(turn.agent) !== null;
+}

@@ -17,6 +17,7 @@ import { costUsd } from "@/lib/models/pricing";
 import type { Attempt } from "@/lib/models/resilient-model";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
 import { errorClass } from "@/lib/server/error-class";
+import { mayHoldSkills } from "@/lib/skills/procedure";
 import type { ContextRecord } from "@/lib/state/schema";
 import type { TurnLog } from "@/lib/stream/event-log";
 import { TextRechunker } from "@/lib/stream/rechunk";
@@ -540,6 +541,22 @@ async function turnUsage(
 
 type StepLike = { usage: LanguageModelUsage; finishReason: string };
 
+/** The text of a message's text parts, as the skill job reads it from the rows. */
+function textOf(message: WorkstreamMessage | undefined): string {
+  if (!message) return "";
+  return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+}
+
+/** The turn's member message (from the history it read) and its answer, as text. */
+function turnText(
+  history: RunInput["history"],
+  turn: Pick<TurnRow, "userMessageId">,
+  answer: WorkstreamMessage,
+): { member: string; agent: string } {
+  const member = history.findLast((entry) => entry.message.id === turn.userMessageId)?.message;
+  return { member: textOf(member), agent: textOf(answer) };
+}
+
 function buildMessage(message: WorkstreamMessage | null, id: string, metadata: MessageMetadata) {
   if (!message || message.parts.length === 0) return null;
   return {
@@ -588,9 +605,13 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
           leftOut: input.historyLeftOut,
           window: context?.window ?? windowOf(""),
         });
+      // Skills come only from a completed turn whose messages lay out a procedure: decided here,
+      // from the messages the engine holds, so most turns queue no skill job at all.
+      const skills =
+        completed && message !== null && mayHoldSkills(turnText(input.history, turn, message));
       const postTurnEvent =
         completed || compact
-          ? { id: crypto.randomUUID(), name: turnCompleted.name, completed, compact }
+          ? { id: crypto.randomUUID(), name: turnCompleted.name, completed, compact, skills }
           : null;
       // What a suspended turn waits for is recorded first (see recordApprovals).
       const waitsFor = outcome.end.state === "suspended" ? (outcome.approvals ?? []) : [];

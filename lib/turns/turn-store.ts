@@ -486,7 +486,14 @@ function rateLimited(windowStart: Date | string | null, windowMs: number): AppEr
  * The turn's post-turn event (the outbox row the closing statement writes): its id, name, and
  * the two flags background functions filter on.
  */
-export type PostTurnEvent = { id: string; name: string; completed: boolean; compact: boolean };
+export type PostTurnEvent = {
+  id: string;
+  name: string;
+  completed: boolean;
+  compact: boolean;
+  /** Whether the turn's messages lay out a procedure (a skill job has work to do). */
+  skills: boolean;
+};
 
 export type TurnEnd = {
   state: Extract<TurnState, "completed" | "cancelled" | "failed" | "suspended">;
@@ -535,7 +542,8 @@ export async function closeTurn({
   /**
    * The post-turn event, added to the outbox (`job_events`) by the same statement, so background
    * work exists exactly when the turn's end does. Its data is ids and flags only, read from the
-   * freed row: whether the turn completed, and whether its history is due for compaction.
+   * freed row: whether the turn completed, whether its history is due for compaction, and
+   * whether its messages may hold a skill.
    */
   postTurnEvent?: PostTurnEvent | null;
   /** The answer's token count when the caller has counted it already. */
@@ -591,6 +599,7 @@ export async function closeTurn({
             'organizationId', freed."organization_id", 'userId', freed."owner_id",
             'completed', ${postTurnEvent?.completed ?? false}::boolean,
             'compact', ${postTurnEvent?.compact ?? false}::boolean,
+            'skills', ${postTurnEvent?.skills ?? false}::boolean,
             'untitled', ${postTurnEvent?.completed ?? false}::boolean and freed."mode" = 'group'
               and not freed."core" and freed."title" = ${config.workstreams.defaultGroupTitle}::text,
             'onboarding', exists (select 1 from "member_onboarding" o

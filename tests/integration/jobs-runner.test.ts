@@ -455,7 +455,15 @@ describe("embedded runner", () => {
 
     const oldRun = old.runDue();
     await inOldRun.opened;
-    // The old owner stalls past its lease (it would have renewed it had it been alive).
+    // Its finished step is stored at once, without waiting for the run to end (only a run's
+    // last step waits for the write that settles the run); then the old owner stalls past its
+    // lease (it would have renewed it had it been alive).
+    for (let tries = 0; ; tries++) {
+      const [row] = await jobsOf(oldFn);
+      if ((row?.steps as Record<string, unknown> | undefined)?.owner === "old") break;
+      if (tries > 200) throw new Error("the old owner's finished step was not stored");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     clock.advance(30_001);
     expect(await next.runDue()).toBe(1);
     const [taken] = await jobsOf(oldFn);

@@ -52,6 +52,7 @@ async function completedTurn(text: string, onboarding: boolean) {
     compact: false,
     untitled: false,
     onboarding,
+    skills: !onboarding,
   });
   return {
     turnId,
@@ -89,6 +90,7 @@ describe("memory jobs on Inngest's engine", () => {
   });
 
   it("I14.6 skill-extraction keeps a procedure as the member's skill, once", async () => {
+    expect(whenExpression(skillExtraction)).toBe("event.data.skills == true");
     const { event } = await completedTurn(
       "How to wind the tower clock:\n- Release the brake\n- Turn the crank forty times\n- Set the brake again",
       false,
