@@ -6,11 +6,14 @@
 //
 // The turn's opening statement reads the top memories and the full-text matches itself (the SQL
 // pieces below), so a turn without embeddings spends no statement on memory; with embeddings the
-// vector candidates are one more statement once the message is embedded.
+// vector candidates are one more statement once the message is embedded. The word statistics
+// full text ranks by are the process's own copy: read on its first search, and again after the
+// memories were analyzed or vacuumed (one statement, then the full-text matches once more).
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
 import { config } from "@/lib/config";
+import { processSingleton } from "@/lib/server/singleton";
 import { embedTexts, isZeroVector, vectorLiteral } from "./embedding";
 import { wordsOf } from "./offline-embedding";
 
@@ -57,17 +60,138 @@ export function topMemoriesSql(reader: MemoryReader): SQL {
 }
 
 /**
- * The query's words as two tsqueries: `ranked` holds every word; `matched` only the rarest few.
- * A word that a large share of all memories holds (the planner's statistics of the search
- * column, which ANALYZE keeps: autovacuum on Postgres, the server's maintenance pass on PGlite)
- * tells little about which memory is meant and makes the search visit every memory holding it,
- * which at 100,000 memories is most of the cost. Such words only rank: a memory is a candidate
- * when it holds one of the query's rarer words (at most `matchMaxWords`, rarest first; when every
- * word is common, the two least common), and among the candidates one holding more of the words
- * ranks higher. Without statistics (a new or small table) every word counts as rare.
+ * The planner's statistics of the memories' search column (which ANALYZE keeps: autovacuum on
+ * Postgres, the server's maintenance pass on PGlite): the lexemes a large share of memories hold,
+ * each with that share, and the table's row estimate. They only change when the table is
+ * analyzed or vacuumed, while reading them from pg_stats costs more than the search itself (on
+ * PGlite the view alone takes milliseconds to parse and plan, then a thousand lexemes go through
+ * text and back), so each process keeps them. `version` tells whether they still hold.
  */
-function queryWordsSql(query: string): SQL {
+export type WordStatistics = {
+  version: string;
+  /** The table's row estimate (0 before the first ANALYZE), as Postgres prints the real. */
+  rows: string;
+  /**
+   * A JSON object from each lexeme to its share of rows, as Postgres prints the real: sent back,
+   * it is the same value. One parameter Postgres reads in well under a millisecond, where a
+   * thousand-element array takes several on PGlite.
+   */
+  shares: string;
+  loadedAt: number;
+};
+
+/**
+ * The statistics' version, a few function calls: the table's row estimate and the times it was
+ * last analyzed and vacuumed (only ANALYZE writes the search column's statistics; VACUUM and
+ * ANALYZE both write the row estimate).
+ */
+const STATISTICS_VERSION = sql`(select format('%s %s %s %s %s', k."reltuples",
+    extract(epoch from pg_stat_get_last_analyze_time(k."oid")),
+    extract(epoch from pg_stat_get_last_autoanalyze_time(k."oid")),
+    extract(epoch from pg_stat_get_last_vacuum_time(k."oid")),
+    extract(epoch from pg_stat_get_last_autovacuum_time(k."oid")))
+  from pg_class k where k."oid" = 'memories'::regclass)`;
+
+/**
+ * Loaded statistics are read again after this long even when their version holds: an ANALYZE
+ * inside a longer transaction reports its time before its statistics commit, and a statement
+ * between the two would keep the old ones under the new version.
+ */
+const STATISTICS_MAX_AGE_MS = 5 * 60_000;
+
+type StatisticsCache = { current?: WordStatistics; loading?: Promise<WordStatistics> };
+const statisticsCache = processSingleton<StatisticsCache>("memory-word-statistics", () => ({}));
+
+type StatisticsRow = {
+  version: string | null;
+  rows: string;
+  lexemes: string[] | null;
+  freqs: string[] | null;
+};
+
+async function loadWordStatistics(): Promise<WordStatistics> {
+  const [row] = await executePrepared<StatisticsRow>(sql`
+    select ${STATISTICS_VERSION} as "version",
+      greatest(k."reltuples", 0)::text as "rows",
+      s."lexemes", s."freqs"
+    from pg_class k
+    left join lateral (
+      select s."most_common_elems"::text::text[] as "lexemes",
+        s."most_common_elem_freqs"::text[] as "freqs"
+      from pg_stats s
+      where s."schemaname" = current_schema() and s."tablename" = 'memories'
+        and s."attname" = 'search'
+    ) s on true
+    where k."oid" = 'memories'::regclass`);
+  // The frequencies end with the minimum, the maximum and the null share: one per lexeme first.
+  const freqs = row?.freqs ?? [];
+  const shares = Object.fromEntries((row?.lexemes ?? []).map((lexeme, i) => [lexeme, freqs[i]]));
+  return {
+    version: row?.version ?? "",
+    rows: row?.rows ?? "0",
+    shares: JSON.stringify(shares),
+    loadedAt: Date.now(),
+  };
+}
+
+/** The statistics as this process holds them, read when missing, stale by age or dropped. */
+export async function wordStatistics(): Promise<WordStatistics> {
+  const held = statisticsCache.current;
+  if (held && Date.now() - held.loadedAt < STATISTICS_MAX_AGE_MS) return held;
+  statisticsCache.loading ??= loadWordStatistics()
+    .then((loaded) => {
+      statisticsCache.current = loaded;
+      return loaded;
+    })
+    .finally(() => {
+      statisticsCache.loading = undefined;
+    });
+  return statisticsCache.loading;
+}
+
+/**
+ * Whether a statement that used `search` read the statistics at the version it found (the column
+ * `wordStatisticsVersionSql` selects). When it did not, the held statistics are dropped and the
+ * caller reads its full-text matches again, on fresh ones. An empty query matches nothing
+ * whatever the statistics say.
+ */
+export function statisticsHeld(search: MemorySearch, found: string | null): boolean {
+  const { statistics } = search;
+  if (!statistics || (found ?? "") === statistics.version) return true;
+  if (statisticsCache.current === statistics) statisticsCache.current = undefined;
+  return false;
+}
+
+/** The statistics' version now, for a statement that uses held statistics to select too. */
+export function wordStatisticsVersionSql(): SQL {
+  return STATISTICS_VERSION;
+}
+
+/**
+ * A message's full-text query (from fullTextQuery) and the statistics that tell its words apart
+ * (none for an empty query: it has no words to tell apart).
+ */
+export type MemorySearch = { query: string; statistics: WordStatistics | null };
+
+/** The full-text search for `text`, with the process's statistics (read if it has none). */
+export async function memorySearch(text: string): Promise<MemorySearch> {
+  const query = fullTextQuery(text);
+  return { query, statistics: query ? await wordStatistics() : null };
+}
+
+/**
+ * The query's words as two tsqueries: `ranked` holds every word; `matched` only the rarest few.
+ * A word that a large share of all memories holds (by the statistics above) tells little about
+ * which memory is meant and makes the search visit every memory holding it, which at 100,000
+ * memories is most of the cost. Such words only rank: a memory is a candidate when it holds one
+ * of the query's rarer words (at most `matchMaxWords`, rarest first; when every word is common,
+ * the two least common), and among the candidates one holding more of the words ranks higher.
+ * Without statistics (a new or small table) every word counts as rare. The statistics go in as
+ * parameters; the words become lexemes here, by the search column's own configuration.
+ */
+function queryWordsSql({ query, statistics }: MemorySearch): SQL {
   const { commonWordRows, matchMaxWords } = config.memory;
+  const { rows, shares } = statistics ?? { rows: "0", shares: "{}" };
   return sql`(select
       to_tsquery('english', coalesce(string_agg(t."word", ' | ') filter (where t."pick"), '')) as "matched",
       to_tsquery('english', coalesce(string_agg(t."word", ' | '), '')) as "ranked"
@@ -76,30 +200,25 @@ function queryWordsSql(query: string): SQL {
           and (w."rows" <= ${commonWordRows} or (w."rare" = 0 and w."n" <= 2)) as "pick"
       from (select w.*, count(*) filter (where w."rows" <= ${commonWordRows}) over () as "rare"
       from (
-        select w."word", coalesce(max(c."freq"), 0) * (
-            select greatest(k."reltuples", 0) from pg_class k where k."oid" = 'memories'::regclass
-          ) as "rows",
-          row_number() over (order by coalesce(max(c."freq"), 0), min(w."at")) as "n"
+        select w."word", coalesce(max(l."freq"), 0) * ${rows}::real as "rows",
+          row_number() over (order by coalesce(max(l."freq"), 0), min(w."at")) as "n"
         from unnest(string_to_array(${query}::text, ' | ')) with ordinality as w("word", "at")
-        cross join lateral unnest(tsvector_to_array(to_tsvector('english', w."word"))) as l("lexeme")
-        left join (
-          select e."lexeme", e."freq" from pg_stats s
-          cross join lateral unnest(s."most_common_elems"::text::text[], s."most_common_elem_freqs")
-            as e("lexeme", "freq")
-          where s."schemaname" = current_schema() and s."tablename" = 'memories'
-            and s."attname" = 'search'
-        ) c on c."lexeme" = l."lexeme"
+        cross join lateral (
+          -- The statistics are read in once (a sub-select), not once per lexeme.
+          select ((select ${shares}::jsonb) ->> e."lexeme")::real as "freq"
+          from unnest(tsvector_to_array(to_tsvector('english', w."word"))) as e("lexeme")
+        ) l
         group by w."word"
       ) w) w
     ) t)`;
 }
 
-/** The reader's memories matching `query` (from fullTextQuery), best first (a JSON array). */
-export function fullTextMemoriesSql(reader: MemoryReader, query: string): SQL {
+/** The reader's memories matching the search, best first (a JSON array). */
+export function fullTextMemoriesSql(reader: MemoryReader, search: MemorySearch): SQL {
   return memoryJson(
     sql`select m."id", m."text", m."importance", m."updated_at",
         ts_rank(m."search", q."ranked") as "rank"
-      from "memories" m, ${queryWordsSql(query)} as q
+      from "memories" m, ${queryWordsSql(search)} as q
       where ${visibleTo(reader)} and m."search" @@ q."matched"
       order by "rank" desc, m."importance" desc, m."updated_at" desc
       limit ${config.memory.candidateLimit}`,
@@ -133,12 +252,20 @@ export async function getTopMemories(reader: {
   return parseList(row?.memories);
 }
 
-async function fullTextCandidates(reader: MemoryReader, query: string): Promise<RetrievedMemory[]> {
-  if (!query) return [];
-  const [row] = await executePrepared<JsonListRow>(
-    sql`select ${fullTextMemoriesSql(reader, query)} as "memories"`,
-  );
-  return parseList(row?.memories);
+async function fullTextCandidates(reader: MemoryReader, text: string): Promise<RetrievedMemory[]> {
+  // Statistics found changed are read again, once: changed again at once, they are being
+  // written right now, and the search goes on with what it read.
+  for (let attempt = 0; ; attempt++) {
+    const search = await memorySearch(text);
+    if (!search.query) return [];
+    const [row] = await executePrepared<JsonListRow & { version: string | null }>(
+      sql`select ${fullTextMemoriesSql(reader, search)} as "memories",
+        ${wordStatisticsVersionSql()} as "version"`,
+    );
+    if (statisticsHeld(search, row?.version ?? null) || attempt > 0) {
+      return parseList(row?.memories);
+    }
+  }
 }
 
 /** The reader's memories nearest to `vector`, similar enough to count, nearest first. */
@@ -214,7 +341,7 @@ export async function retrieveMemories({
   abortSignal?: AbortSignal;
 }): Promise<Retrieval> {
   const query = fullTextQuery(text);
-  const byWords = fullText ? Promise.resolve(fullText) : fullTextCandidates(reader, query);
+  const byWords = fullText ? Promise.resolve(fullText) : fullTextCandidates(reader, text);
   let failure: unknown = null;
   const byVector = (async () => {
     // A query of symbols only has nothing to embed either. A long message is embedded by its

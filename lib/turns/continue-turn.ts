@@ -24,9 +24,11 @@ import { ERROR_SENTENCES } from "@/lib/http/errors";
 import {
   anyVectorsSql,
   fullTextMemoriesSql,
-  fullTextQuery,
+  memorySearch,
   type RetrievedMemory,
+  statisticsHeld,
   topMemoriesSql,
+  wordStatisticsVersionSql,
 } from "@/lib/memory/retrieve";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
@@ -194,6 +196,7 @@ type KnowledgeRow = {
   found: RetrievedMemory[] | string | null;
   any_vectors: boolean | null;
   skills: OfferedSkill[] | string | null;
+  word_statistics: string | null;
 };
 
 function jsonList<T>(value: T[] | string | null): T[] {
@@ -218,18 +221,21 @@ async function readKnowledge(
     agentId: workstream.agentId,
   };
   const asked = history.findLast((entry) => entry.message.role === "user")?.message;
-  const query = fullTextQuery(
+  const search = await memorySearch(
     (asked?.parts ?? []).map((part) => (part.type === "text" ? part.text : "")).join("\n"),
   );
   const [row] = await executePrepared<KnowledgeRow>(sql`select ${topMemoriesSql(reader)} as "top",
-      ${fullTextMemoriesSql(reader, query)} as "found", ${anyVectorsSql(reader)} as "any_vectors",
-      ${offeredSkillsSql(reader)} as "skills"`);
+      ${fullTextMemoriesSql(reader, search)} as "found", ${anyVectorsSql(reader)} as "any_vectors",
+      ${offeredSkillsSql(reader)} as "skills", ${wordStatisticsVersionSql()} as "word_statistics"`);
   const memory = (list: RetrievedMemory[]) =>
     list.map((entry) => ({ ...entry, importance: Number(entry.importance) }));
   return {
     memories: {
       top: memory(jsonList(row?.top ?? null)),
-      fullText: memory(jsonList(row?.found ?? null)),
+      // Read with statistics that changed since: the retrieval reads them again.
+      fullText: statisticsHeld(search, row?.word_statistics ?? null)
+        ? memory(jsonList(row?.found ?? null))
+        : null,
       anyVectors: Boolean(row?.any_vectors),
     },
     skills: jsonList(row?.skills ?? null),

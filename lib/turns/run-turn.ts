@@ -433,7 +433,7 @@ async function knowledge(
       agentId: workstream.agentId,
     },
     text: text ?? "",
-    fullText: memories.fullText,
+    fullText: memories.fullText ?? undefined,
     // No visible memory has a vector yet: the message is not even embedded.
     vectors: memories.anyVectors,
     abortSignal: controller.signal,

@@ -11,10 +11,12 @@ import { AppError, type ErrorCode } from "@/lib/http/errors";
 import {
   anyVectorsSql,
   fullTextMemoriesSql,
-  fullTextQuery,
   type MemoryReader,
+  memorySearch,
   type RetrievedMemory,
+  statisticsHeld,
   topMemoriesSql,
+  wordStatisticsVersionSql,
 } from "@/lib/memory/retrieve";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
@@ -109,9 +111,10 @@ export type OpeningRead = {
   kept: KeptContext;
   /**
    * The member's pre-seeded memories, and the memories whose words match the new message (the
-   * full-text side of retrieval), both visible to the member with the workstream's agent.
+   * full-text side of retrieval), both visible to the member with the workstream's agent; the
+   * full-text matches are null when the words' statistics changed as they were read.
    */
-  memories: { top: RetrievedMemory[]; fullText: RetrievedMemory[]; anyVectors: boolean };
+  memories: { top: RetrievedMemory[]; fullText: RetrievedMemory[] | null; anyVectors: boolean };
   /** The skills offered to the member's agents: their own and the organization's, by name. */
   skills: OfferedSkill[];
 };
@@ -175,7 +178,7 @@ export async function openTurn(
     userId: input.userId,
     agentId: sql`ws."agent_id"`,
   };
-  const memoryQuery = fullTextQuery(
+  const search = await memorySearch(
     stored.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n"),
   );
   const _db = await getDb();
@@ -274,7 +277,8 @@ export async function openTurn(
             from "memory_block_entries" e where e."workstream_id" = ws."id")
           end as memory_entries,
           case when ${opened} then ${topMemoriesSql(reader)} end as top_memories,
-          case when ${opened} then ${fullTextMemoriesSql(reader, memoryQuery)} end as found_memories,
+          case when ${opened} then ${fullTextMemoriesSql(reader, search)} end as found_memories,
+          case when ${opened} then ${wordStatisticsVersionSql()} end as word_statistics,
           case when ${opened} then ${anyVectorsSql(reader)} end as any_vectors,
           case when ${opened} then ${offeredSkillsSql(reader)} end as offered_skills,
           ${announceSql(announcement, opened)} as announced
@@ -332,7 +336,10 @@ export async function openTurn(
       },
       memories: {
         top: memoryList(parseJson(row.top_memories)),
-        fullText: memoryList(parseJson(row.found_memories)),
+        // Read with statistics that changed since: the retrieval reads them again.
+        fullText: statisticsHeld(search, row.word_statistics)
+          ? memoryList(parseJson(row.found_memories))
+          : null,
         anyVectors: Boolean(row.any_vectors),
       },
       skills: parseJson(row.offered_skills) ?? [],
@@ -381,6 +388,7 @@ type OpeningRow = {
   memory_entries: MemoryBlockEntry[] | string | null;
   top_memories: RetrievedMemory[] | string | null;
   found_memories: RetrievedMemory[] | string | null;
+  word_statistics: string | null;
   any_vectors: boolean | null;
   offered_skills: OfferedSkill[] | string | null;
 };

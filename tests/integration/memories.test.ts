@@ -451,6 +451,50 @@ describe("retrieval ranking", () => {
     expect(common.every((id) => id.startsWith("common_"))).toBe(true);
   });
 
+  it("I14.3 a turn tells common words from rare ones by the statistics as they are now, after the memories are analyzed again", async () => {
+    delete process.env.OPENAI_EMBEDDING_MODEL;
+    const user = await signUp(server.url, "Fresh Statistics");
+    const group = await createGroup(user.client, "Harbor planning");
+    const db = await getDb();
+    const row = (id: string, text: string) => ({
+      id,
+      organizationId: user.organizationId,
+      ownerId: user.userId,
+      scope: "member" as const,
+      text,
+      normalizedText: text.toLowerCase(),
+    });
+    await db
+      .insert(memories)
+      .values([
+        row("harbor_kickoff", "The Harbor review kickoff is on Monday"),
+        row("harbor_logo", "Harbor blue goes on the new logo"),
+      ]);
+    await db.execute(sql`analyze "memories"`);
+    const retrieved = async (text: string) => {
+      await turn(user, group.id, text);
+      return (await contextOf(user, group.id)).lastTurn?.context.memoryIds?.retrieved;
+    };
+    // A turn with the statistics of a table where "review" is rare: the process keeps them.
+    expect(await retrieved("When is the Harbor review kickoff?")).toEqual([
+      "harbor_kickoff",
+      "harbor_logo",
+    ]);
+    await db
+      .insert(memories)
+      .values(
+        Array.from({ length: 700 }, (_, i) =>
+          row(`review_${i}`, `Review note ${i}: the review moved on`),
+        ),
+      );
+    await db.execute(sql`analyze "memories"`);
+    // Now "review" is common: it only ranks, and the notes holding it are no candidates.
+    expect(await retrieved("When is the Harbor review kickoff?")).toEqual([
+      "harbor_kickoff",
+      "harbor_logo",
+    ]);
+  });
+
   it("I14.2 I14.3 hybrid: what full text misses vectors find and the other way round; fusion ranks both first", async () => {
     const { reader, keys } = await fixture("Hybrid Ranker");
     const fullTextOnly = async (text: string) => {
