@@ -68,6 +68,34 @@ export async function send(page: Page, text: string): Promise<void> {
   await composer(page).press("Enter");
 }
 
+/**
+ * Starts recording every state the turn status line takes, in the page itself: a look from the
+ * test can miss a short running state on a loaded machine, the page's own observer cannot.
+ * Returns a reader of the states seen so far, in order, without repeats.
+ */
+export async function recordTurnStates(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    const holder = window as unknown as { turnStates?: string[] };
+    holder.turnStates = seen;
+    const read = () => {
+      const state = document
+        .querySelector('[data-testid="turn-status"]')
+        ?.getAttribute("data-state");
+      if (state && seen.at(-1) !== state) seen.push(state);
+    };
+    read();
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["data-state"],
+    });
+  });
+  return () =>
+    page.evaluate(() => (window as unknown as { turnStates?: string[] }).turnStates ?? []);
+}
+
 export async function waitForCompleted(page: Page, timeout = 20_000): Promise<void> {
   await expect(turnStatus(page)).toHaveAttribute("data-state", "completed", { timeout });
 }
