@@ -63,6 +63,27 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("dialog", { name: "Navigation" })).toBeVisible();
   });
 
+  test("UI9 the chat title keeps its room in the phone's one bar, whole in its tooltip", async ({
+    page,
+  }) => {
+    await signUpViaApi(page);
+    const title = "Quarterly planning for the onboarding revamp with the design team";
+    const response = await page.request.post("/api/workstreams", {
+      data: { mode: "group", agentId: "chief", title },
+    });
+    expect(response.status()).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    await page.goto(`/w/${id}`);
+    const heading = page.getByRole("heading", { level: 1 });
+    await expect(heading).toHaveAttribute("title", title);
+    // The offline model's badge shrinks to its dot, keeping its name for screen readers.
+    await expect(page.getByRole("button", { name: "Offline model" })).toBeVisible();
+    const box = await heading.boundingBox();
+    if (!box) throw new Error("no chat title");
+    // Room for about twenty characters, not the two it had beside the badge and the agent mark.
+    expect(box.width).toBeGreaterThanOrEqual(140);
+  });
+
   test("UI12 Jump to latest never covers the last answer's details", async ({ page }) => {
     const id = await openChat(page);
     for (let i = 0; i < 4; i++) await sendViaApi(page, id, `Question ${i + 1} [words:80]`);

@@ -50,10 +50,14 @@ function Owner({ owner }: { owner: AdminWorkstream["owner"] }) {
   return (
     <span className="flex min-w-0 flex-col">
       <span className="flex items-center gap-1.5">
-        <span className="truncate text-fg">{owner.name}</span>
+        <span className="truncate text-fg" title={owner.name}>
+          {owner.name}
+        </span>
         {owner.isMember ? null : <Badge tone="warn">Former member</Badge>}
       </span>
-      <span className="truncate text-[12px] text-fg-subtle">{owner.email}</span>
+      <span className="truncate text-[12px] text-fg-subtle" title={owner.email}>
+        {owner.email}
+      </span>
     </span>
   );
 }
@@ -198,7 +202,9 @@ export function WorkstreamTable({
             >
               <td className="max-w-64 py-2.5 pr-3">
                 <span className="flex items-center gap-2">
-                  <span className="truncate font-medium text-fg">{workstream.title}</span>
+                  <span className="truncate font-medium text-fg" title={workstream.title}>
+                    {workstream.title}
+                  </span>
                   <Badge tone={workstream.core ? "accent" : "muted"}>
                     {KIND_LABELS[kindOf(workstream)]}
                   </Badge>
@@ -240,7 +246,9 @@ export function WorkstreamTable({
             <div className="flex items-start gap-2">
               <div className="min-w-0 flex-1">
                 <p className="flex items-center gap-2">
-                  <span className="truncate font-medium text-fg">{workstream.title}</span>
+                  <span className="truncate font-medium text-fg" title={workstream.title}>
+                    {workstream.title}
+                  </span>
                   <Badge tone={workstream.core ? "accent" : "muted"}>
                     {KIND_LABELS[kindOf(workstream)]}
                   </Badge>

@@ -15,13 +15,21 @@ export function ChatHeader({
 }) {
   return (
     // Below 768px the shell's menu and user buttons float over this bar's ends (one bar, not two).
-    <div className="flex h-14 shrink-0 items-center gap-3 border-b border-border px-4 max-md:pr-14 max-md:pl-13 md:px-6">
-      <AgentAvatar name={agentName} />
+    // On a phone the agent's mark gives its room to the title: the subtitle names the agent.
+    <div className="flex h-14 shrink-0 items-center gap-2 border-b border-border px-4 max-md:pr-14 max-md:pl-13 sm:gap-3 md:px-6">
+      <span className="contents max-sm:hidden">
+        <AgentAvatar name={agentName} />
+      </span>
       <div className="min-w-0 flex-1">
-        <h1 className="truncate text-sm font-semibold text-fg">{title}</h1>
-        <p className="truncate text-xs text-fg-subtle">{subtitle}</p>
+        {/* Cut short on narrow screens: the whole title is in the tooltip. */}
+        <h1 className="truncate text-sm font-semibold text-fg" title={title}>
+          {title}
+        </h1>
+        <p className="truncate text-xs text-fg-subtle" title={subtitle}>
+          {subtitle}
+        </p>
       </div>
-      {actions}
+      {actions ? <div className="flex shrink-0 items-center gap-1">{actions}</div> : null}
     </div>
   );
 }

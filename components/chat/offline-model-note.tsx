@@ -22,13 +22,16 @@ export function useTriggerDialog() {
 
 export function OfflineModelBadge({ onOpen }: { onOpen: () => void }) {
   return (
+    // On a phone the badge is its dot alone (the words stay its accessible name), so the title
+    // keeps its room in the one top bar.
     <button
       type="button"
       onClick={onOpen}
-      className="inline-flex h-7 shrink-0 items-center gap-1.5 rounded-full border border-border px-2.5 text-xs font-medium text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg"
+      title="The offline model answers: see what steers it"
+      className="inline-flex h-7 shrink-0 items-center gap-1.5 rounded-full border border-border px-2.5 text-xs font-medium text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg max-sm:size-9 max-sm:justify-center max-sm:rounded-lg max-sm:border-0 max-sm:px-0"
     >
-      <span aria-hidden="true" className="size-1.5 rounded-full bg-amber-500" />
-      Offline model
+      <span aria-hidden="true" className="size-1.5 rounded-full bg-amber-500 max-sm:size-2" />
+      <span className="max-sm:sr-only">Offline model</span>
     </button>
   );
 }

@@ -325,7 +325,8 @@ function StageBar({ stage, total }: { stage: StageRecord; total: number }) {
 
 function Steps({ steps }: { steps: StepRecord[] }) {
   return (
-    <table className="w-full text-left text-xs">
+    // Set apart from the stage bars above: a table of its own, not a seventh bar.
+    <table className="mt-2 w-full text-left text-xs">
       <caption className="sr-only">Tokens and cost per model step</caption>
       <thead className="text-fg-subtle">
         <tr>

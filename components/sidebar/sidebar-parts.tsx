@@ -146,7 +146,9 @@ export function AgentChip({
         )}
       >
         <AgentTile name={workstream.title} index={index} />
-        <span className="min-w-0 flex-1 truncate">{workstream.title}</span>
+        <span className="min-w-0 flex-1 truncate" title={workstream.title}>
+          {workstream.title}
+        </span>
         <RunningDot running={workstream.isRunning} />
       </Link>
     </li>

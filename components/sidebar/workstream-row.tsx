@@ -97,7 +97,9 @@ export function WorkstreamRow({
         )}
       >
         {leading}
-        <span className="min-w-0 flex-1 truncate">{workstream.title}</span>
+        <span className="min-w-0 flex-1 truncate" title={workstream.title}>
+          {workstream.title}
+        </span>
         {archived ? (
           <span className="shrink-0 rounded border border-border px-1 text-[10px] font-medium text-fg-subtle">
             Archived

@@ -105,5 +105,10 @@ export async function highlightCode(code: string, tag: string | undefined): Prom
     lang: grammar,
     themes: { light: "github-light", dark: "github-dark" },
     defaultColor: false,
+    // Shiki gives up on a line after 500 ms by default and leaves its rest one colour. The first
+    // block of a language pays for compiling the grammar's patterns, which a busy phone or
+    // laptop can take longer than that for: its light colours came out all comment-grey. Only
+    // a pathological line should be cut short.
+    tokenizeTimeLimit: 5000,
   });
 }
