@@ -60,6 +60,7 @@ export async function startTurn({
     run: "start",
   });
   const receive = stage({ turnId, trace }, "RECEIVE_INPUT", async () => {
+    // Without a checked viewer there are no RECEIVE_INPUT hooks to run (see above).
     const input = known
       ? await runStageHooks(
           "RECEIVE_INPUT",
