@@ -3,7 +3,7 @@
 // time written or compared here comes from the runner's clock, never the database's now(), so a
 // test's clock decides what is due.
 import "server-only";
-import { and, asc, desc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias, PgTransaction } from "drizzle-orm/pg-core";
 import { type Db, executePrepared } from "@/db/client";
 import { jobs } from "@/db/schema";
@@ -185,7 +185,11 @@ function absorbedRow(plan: FunctionPlan, event: JobEvent, now: number): JobInser
 /**
  * Each event gets its own row (so a re-sent event is recognised by the unique index); a queued,
  * never-started job of the same function and key is closed as absorbed, and the new row runs
- * `period` after this event, but never later than `timeout` after the first event absorbed.
+ * `period` after this event, but never later than `timeout` after the first event absorbed. An
+ * event older than the one waiting (sent out of order) is stored as absorbed and replaces nothing.
+ * Two statements: the key's lock, then one that reads the waiting job, inserts the new row and
+ * absorbs the waiting one. The lock cannot join that statement: a statement reads from the
+ * snapshot it started with, which would miss a job committed while it waited for the lock.
  */
 async function debounce(
   tx: Db,
@@ -201,56 +205,50 @@ async function debounce(
   await tx.execute(
     sql`select pg_advisory_xact_lock(${DEBOUNCE_LOCK}, hashtext(${`${plan.id}:${key}`}))`,
   );
-  const [prior] = await tx
-    .select({ id: jobs.id, event: jobs.event, deadline: jobs.debounceDeadline })
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.functionId, plan.id),
-        eq(jobs.debounceKey, key),
-        eq(jobs.state, "queued"),
-        eq(jobs.attempts, 0),
-      ),
+  const row = jobRow(plan, event, now, now, keysOf(plan, event));
+  const firstDeadline = settings.timeoutMs === undefined ? null : now + settings.timeoutMs;
+  const result = await tx.execute(sql`
+    with prior as (
+      select "id", "debounce_deadline",
+        case when jsonb_typeof("event"->'ts') = 'number' then ("event"->>'ts')::float8 else 0 end
+          > ${event.ts}::float8 as "newer"
+      from ${jobs}
+      where "function_id" = ${plan.id} and "debounce_key" = ${key} and "state" = 'queued'
+        and "attempts" = 0
+      order by "created_at" desc limit 1
+      for update
+    ), plan as (
+      select not coalesce((select "newer" from prior), false) as "runs",
+        coalesce((select "debounce_deadline" from prior),
+          ${firstDeadline === null ? null : new Date(firstDeadline).toISOString()}::timestamptz)
+          as "deadline"
+    ), inserted as (
+      insert into ${jobs} ("id", "function_id", "event_id", "event", "max_attempts", "created_at",
+        "concurrency_key", "throttle_key", "debounce_key", "state", "run_at", "debounce_deadline",
+        "last_error", "finished_at")
+      select ${row.id}, ${row.functionId}, ${row.eventId}, ${JSON.stringify(row.event)}::jsonb,
+        ${row.maxAttempts}, ${at(now)}, ${row.concurrencyKey ?? null}, ${row.throttleKey ?? null},
+        ${key},
+        case when "runs" then 'queued' else 'completed' end,
+        case when "runs" then least(${at(now + settings.periodMs)}, "deadline") else ${at(now)} end,
+        case when "runs" then "deadline" end,
+        case when "runs" then null else ${DEBOUNCED} end,
+        case when "runs" then null else ${at(now)} end
+      from plan
+      on conflict ("function_id", "event_id") do nothing
+      returning "state"
+    ), absorbed as (
+      update ${jobs} set "state" = 'completed', "last_error" = ${DEBOUNCED},
+        "finished_at" = ${at(now)}
+      where "id" in (select "id" from prior)
+        and exists (select 1 from inserted where "state" = 'queued')
+      returning 1
     )
-    .orderBy(desc(jobs.createdAt))
-    .limit(1)
-    .for("update");
-  const keys = keysOf(plan, event);
-  // An event older than the one waiting (sent out of order) is absorbed without replacing it.
-  if (prior && eventTs(prior.event) > event.ts) {
-    await tx
-      .insert(jobs)
-      .values(absorbedRow(plan, event, now))
-      .onConflictDoNothing();
-    return 0;
-  }
-  const deadline =
-    prior?.deadline?.getTime() ??
-    (settings.timeoutMs === undefined ? null : now + settings.timeoutMs);
-  const runAt = Math.min(now + settings.periodMs, deadline ?? Number.POSITIVE_INFINITY);
-  const inserted = await tx
-    .insert(jobs)
-    .values(
-      jobRow(plan, event, now, runAt, {
-        ...keys,
-        debounceDeadline: deadline === null ? null : new Date(deadline),
-      }),
-    )
-    .onConflictDoNothing({ target: [jobs.functionId, jobs.eventId] })
-    .returning({ id: jobs.id });
-  if (inserted.length === 0) return 0;
-  if (prior) {
-    await tx
-      .update(jobs)
-      .set({ state: "completed", lastError: DEBOUNCED, finishedAt: new Date(now) })
-      .where(eq(jobs.id, prior.id));
-  }
-  return 1;
-}
-
-function eventTs(event: unknown): number {
-  const ts = (event as { ts?: unknown } | null)?.ts;
-  return typeof ts === "number" ? ts : 0;
+    select (select count(*) from inserted where "state" = 'queued')::int as "queued"`);
+  const [counted] = (
+    Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
+  ) as Array<{ queued: number }>;
+  return counted?.queued ?? 0;
 }
 
 // Other rows of `jobs`, counted against the candidate row.

@@ -3,7 +3,7 @@
 // go on its own, not tied to the request. A workstream that is compacting is waited for, for a
 // while: then the turn goes ahead without the new summary.
 
-import type { Viewer } from "@/lib/auth/viewer";
+import { type Caller, resolveViewer, viewerOrRefusal } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
 import { errorClass } from "@/lib/server/error-class";
@@ -11,7 +11,7 @@ import { getFanout } from "@/lib/stream/fanout-instance";
 import { WorkstreamSubscription } from "@/lib/stream/follow";
 import { type LoggedEvent, statusChunk } from "@/lib/stream/types";
 import { bus, stage } from "./bus";
-import { GuardRefusal, runStageHooks } from "./hooks";
+import { GuardRefusal, hasStageHooks, runStageHooks } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
@@ -30,36 +30,54 @@ export type StartedTurn = {
   followAfter: number;
 };
 
+/**
+ * Opens a turn for `caller`: a viewer checked before, or a session that the opening statement
+ * checks (the caller is then refused by that statement's answer, before anything else).
+ */
 export async function startTurn({
-  viewer,
+  caller: given,
   workstreamId,
   message,
 }: {
-  viewer: Viewer;
+  caller: Caller;
   workstreamId: string;
   message: WorkstreamMessage;
 }): Promise<StartedTurn> {
+  // RECEIVE_INPUT's hooks are told who the turn is for before it opens: with any registered, the
+  // session is checked on its own first.
+  const caller: Caller =
+    "session" in given && hasStageHooks("RECEIVE_INPUT")
+      ? { viewer: viewerOrRefusal(await resolveViewer(given.session.headers)) }
+      : given;
+  const known = "viewer" in caller ? caller.viewer : null;
   const turnId = `turn_${crypto.randomUUID().replaceAll("-", "")}`;
   const serverRunId = crypto.randomUUID();
-  const ctx = {
-    turnId,
-    workstreamId,
-    organizationId: viewer.organizationId,
-    userId: viewer.userId,
-  };
+  // The organization is named on the span once the opening has checked the session.
   const trace = new TurnTrace({
     turnId,
     workstreamId,
-    organizationId: viewer.organizationId,
+    organizationId: known?.organizationId,
     run: "start",
   });
   const receive = stage({ turnId, trace }, "RECEIVE_INPUT", async () => {
-    const input = await runStageHooks("RECEIVE_INPUT", { message }, ctx).catch((error: unknown) => {
-      if (error instanceof GuardRefusal) {
-        throw new AppError("forbidden:guard", { details: { hook: error.hook } });
-      }
-      throw error;
-    });
+    // Without a checked viewer there are no RECEIVE_INPUT hooks to run (see above).
+    const input = known
+      ? await runStageHooks(
+          "RECEIVE_INPUT",
+          { message },
+          {
+            turnId,
+            workstreamId,
+            organizationId: known.organizationId,
+            userId: known.userId,
+          },
+        ).catch((error: unknown) => {
+          if (error instanceof GuardRefusal) {
+            throw new AppError("forbidden:guard", { details: { hook: error.hook } });
+          }
+          throw error;
+        })
+      : { message };
     // While the workstream compacts, the turn waits for the summary, up to the configured
     // time; then it goes ahead on the history as it is (the builder keeps it within the window).
     const deadline = Date.now() + config.compaction.waitMs;
@@ -87,8 +105,7 @@ export async function startTurn({
       proceedWhileCompacting,
       turnId,
       workstreamId,
-      organizationId: viewer.organizationId,
-      userId: viewer.userId,
+      caller,
       serverRunId,
       messageId: posted.id,
       assistantMessageId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
@@ -97,7 +114,8 @@ export async function startTurn({
     });
   }
 
-  const { turn, read, log, events, announced } = opened;
+  const { viewer, turn, read, log, events, announced } = opened;
+  trace.identify(viewer.organizationId);
   const fanout = await getFanout();
   const subscription = new WorkstreamSubscription(fanout, workstreamId);
   void fanout.publish(events, { announced }).catch((error: unknown) => {

@@ -42,7 +42,8 @@ export type RunRecord = {
 export type TurnIdentity = {
   turnId: string;
   workstreamId: string;
-  organizationId: string;
+  /** Absent until the turn's opening has checked the session (see `identify`). */
+  organizationId?: string;
   /** "start" for a new turn, "continue" for its run after approvals. */
   run: "start" | "continue";
 };
@@ -66,6 +67,11 @@ export class TurnTrace {
           "workstreams.turn.run": identity.run,
         })
       : null;
+  }
+
+  /** Names the turn's organization on its span, once the opening has checked who it is for. */
+  identify(organizationId: string): void {
+    this.span?.setAttribute("workstreams.organization.id", organizationId);
   }
 
   /** Starts a stage; the returned function ends it. */

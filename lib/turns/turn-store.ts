@@ -1,11 +1,19 @@
 // The turns table: opening a turn (with the user message and the busy flag, in one statement),
 // reading open turns, and ending a turn together with its last events.
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
 import type { ToolPolicy } from "@/lib/agents/authority";
 import { firstPendingApproval } from "@/lib/approvals/store";
+import {
+  type Caller,
+  type Viewer,
+  type ViewerRow,
+  viewerFromRow,
+  viewerOrRefusal,
+  viewerSql,
+} from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
 import {
@@ -122,8 +130,11 @@ export type OpeningRead = {
 export type TurnOpening = {
   turnId: string;
   workstreamId: string;
-  organizationId: string;
-  userId: string;
+  /**
+   * Who the turn is for: a viewer checked before, or a session the opening statement checks
+   * itself (one round trip less), refused as `requireViewer` refuses.
+   */
+  caller: Caller;
   serverRunId: string;
   assistantMessageId: string;
   /** The id of the posted message: a message with it may exist already (a retry). */
@@ -143,7 +154,9 @@ export class WorkstreamCompacting extends Error {}
  * archived, compacting, a duplicate message, rate limited, busy. A concurrent opener that
  * slipped past the flag is stopped by the one-open-turn index. A compaction whose lease lapsed
  * (its process died) does not count; with `proceedWhileCompacting` a live one does not either:
- * the turn then goes ahead on the history as it stands.
+ * the turn then goes ahead on the history as it stands. With a session to check, the statement reads
+ * it first (`viewerSql`) and reads the workstream only as its member's: every write hangs on that
+ * read, so a refused caller writes nothing, and is refused before anything else is told apart.
  */
 export async function openTurn(
   input: TurnOpening & {
@@ -152,6 +165,8 @@ export async function openTurn(
     proceedWhileCompacting?: boolean;
   },
 ): Promise<{
+  /** Who the turn was opened for: the caller's viewer, or the one the statement checked. */
+  viewer: Viewer;
   turn: TurnRow;
   read: OpeningRead;
   /** The turn's log, numbered on from its first events. */
@@ -173,11 +188,13 @@ export async function openTurn(
   const historyCap = Math.max(0, historyReadCap() - newTokens);
   const allowedTurns = limit.turns > 0 ? limit.turns : null;
   const opened = sql`exists (select 1 from opened)`;
+  // The workstream is read only as the caller's own, so its owner is the caller from there on.
   const reader: MemoryReader = {
     organizationId: sql`ws."organization_id"`,
-    userId: input.userId,
+    userId: sql`ws."owner_id"`,
     agentId: sql`ws."agent_id"`,
   };
+  const caller = callerSql(input.caller);
   const search = await memorySearch(
     stored.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n"),
   );
@@ -185,7 +202,7 @@ export async function openTurn(
   let row: OpeningRow | undefined;
   try {
     [row] = await executePrepared<OpeningRow>(sql`
-        with ws as (
+        with ${caller.cte} ws as (
           select w.*,
             (select json_build_object('role', m."role", 'turnId', m."turn_id", 'turnState', t."state")
               from "messages" m left join "turns" t on t."id" = m."turn_id"
@@ -197,17 +214,17 @@ export async function openTurn(
             (select jsonb_object_agg(p."tool_name", p."rule") from "tool_policies" p
               where p."organization_id" = w."organization_id") as tool_policy
           from "workstreams" w
-          where w."id" = ${input.workstreamId} and w."organization_id" = ${input.organizationId}
-            and w."owner_id" = ${input.userId}
+          where w."id" = ${input.workstreamId} and w."organization_id" = ${caller.organizationId}
+            and w."owner_id" = ${caller.userId}
         ), ready as (
-          select "id" from ws
+          select "id", "owner_id" from ws
           where "status" <> 'archived'
             and (not compacting_now or ${input.proceedWhileCompacting ?? false}::boolean)
             and (existing is null or (
             existing->>'role' = 'user' and existing->>'turnState' in ('failed', 'cancelled')))
         ), bumped as (
           insert into "turn_rate_limits" ("user_id", "window_start", "turns")
-          select ${input.userId}, now(), 1 from ready where ${allowedTurns}::int is not null
+          select "owner_id", now(), 1 from ready where ${allowedTurns}::int is not null
           on conflict ("user_id") do update set
             "turns" = case when "turn_rate_limits"."window_start" <= now() - ${window}::interval
               then 1 else "turn_rate_limits"."turns" + 1 end,
@@ -229,7 +246,7 @@ export async function openTurn(
           insert into "turns" ("id", "workstream_id", "organization_id", "user_id",
             "user_message_id", "assistant_message_id", "agent_id", "state",
             "server_run_id", "owner_id", "lease_expires_at", "first_offset")
-          select ${input.turnId}, ws."id", ws."organization_id", ${input.userId},
+          select ${input.turnId}, ws."id", ws."organization_id", ws."owner_id",
             ${message.id}, ${input.assistantMessageId}, ws."agent_id", 'pending',
             ${input.serverRunId}, ${PROCESS_ID}, now() + ${`${config.turns.leaseMs} milliseconds`}::interval,
             ws.last_offset + 1
@@ -244,7 +261,7 @@ export async function openTurn(
         ), logged as (
           ${insertEventsSql(relative, opened, sql`(select last_offset from ws)`)}
         )
-        select to_json(ws) as workstream, (select ok from allowed) as allowed,
+        select ${caller.row} as caller, to_json(ws) as workstream, (select ok from allowed) as allowed,
           (select "window_start" from bumped) as window_start,
           (select count(*) from opened)::int as opened,
           case when ${opened} then (
@@ -284,9 +301,16 @@ export async function openTurn(
           ${announceSql(announcement, opened)} as announced
         from (select 1) as one left join ws on true`);
   } catch (error) {
+    // Only a write can collide, and nothing is written for a caller the statement refused.
     if (isUniqueViolation(error)) throw await turnActiveError(input.workstreamId);
     throw error;
   }
+  const viewer =
+    "viewer" in input.caller
+      ? input.caller.viewer
+      : viewerOrRefusal(
+          await viewerFromRow(parseJson(row?.caller ?? null), input.caller.session.headers),
+        );
   const found = row?.workstream ? parseJson(row.workstream) : null;
   if (!row || !found) throw new AppError("not_found:workstream");
   const workstream = workstreamFromJson(found);
@@ -304,8 +328,8 @@ export async function openTurn(
     ...EMPTY_TURN,
     id: input.turnId,
     workstreamId: input.workstreamId,
-    organizationId: input.organizationId,
-    userId: input.userId,
+    organizationId: viewer.organizationId,
+    userId: viewer.userId,
     userMessageId: message.id,
     assistantMessageId: input.assistantMessageId,
     agentId: workstream.agentId,
@@ -322,6 +346,7 @@ export async function openTurn(
   // A retried message is in the history already; a new one joins it at the end.
   if (!existing) history.push({ message: stored, tokens: newTokens });
   return {
+    viewer,
     turn,
     read: {
       workstream,
@@ -379,6 +404,8 @@ type WorkstreamJson = {
 };
 
 type OpeningRow = {
+  /** The session the statement checked (null when the caller came checked). */
+  caller: ViewerRow | string | null;
   workstream: WorkstreamJson | string | null;
   allowed: boolean | null;
   window_start: Date | string | null;
@@ -392,6 +419,34 @@ type OpeningRow = {
   any_vectors: boolean | null;
   offered_skills: OfferedSkill[] | string | null;
 };
+
+/**
+ * Where the opening statement takes its caller from: the checked viewer's ids, or its own read of
+ * the session (a CTE the workstream's read joins on, and whose row comes back for the refusals).
+ */
+function callerSql(caller: Caller): {
+  cte: SQL;
+  organizationId: SQL;
+  userId: SQL;
+  row: SQL;
+} {
+  if ("viewer" in caller) {
+    const { organizationId, userId } = caller.viewer;
+    return {
+      cte: sql``,
+      organizationId: sql`${organizationId}`,
+      userId: sql`${userId}`,
+      row: sql`null`,
+    };
+  }
+  return {
+    cte: sql`caller as (${viewerSql(caller.session.token)}),`,
+    // Null without a session or a membership: no workstream matches, so nothing is written.
+    organizationId: sql`(select "organization_id" from caller)`,
+    userId: sql`(select "user_id" from caller)`,
+    row: sql`(select to_json(c) from caller c)`,
+  };
+}
 
 function memoryList(list: RetrievedMemory[] | null): RetrievedMemory[] {
   return (list ?? []).map((memory) => ({ ...memory, importance: Number(memory.importance) }));

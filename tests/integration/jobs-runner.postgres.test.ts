@@ -185,4 +185,49 @@ describe("embedded runners on two connections", () => {
       ),
     ).toEqual(["completed even 3", "completed odd 3", "queued even 7", "queued odd 7"]);
   });
+  it("J2 debounce across two connections: 20 events of one key enqueued at once leave one queued job, the latest", async () => {
+    const clock = { now: () => Date.UTC(2026, 10, 23, 12) };
+    const trigger = defineEvent("test/j2-debounce", z.object({ key: z.string(), n: z.number() }));
+    const declare = () =>
+      defineJob({
+        id: "j2-debounce-race",
+        name: "J2 debounce race",
+        trigger,
+        flow: { debounce: { key: "event.data.key", period: "10s" } },
+        handler: async () => {},
+      });
+    const runnerOn = (owner: string, db: Db) =>
+      createEmbeddedRunner({
+        functions: [declare()],
+        clock,
+        processId: `j2-debounce-${owner}`,
+        db: async () => db,
+      });
+    const a = runnerOn("a", testDb.handle.db);
+    const b = runnerOn("b", second.db);
+    const events: JobEvent[] = Array.from({ length: 20 }, (_, n) => ({
+      id: `j2-debounce-${n}`,
+      name: trigger.name,
+      data: { key: "k", n },
+      ts: clock.now() + n,
+    }));
+    // Each event on its own, half through each connection, all at once.
+    await Promise.all(
+      events.map((event, n) =>
+        n % 2 === 0 ? a.enqueue(testDb.handle.db, [event]) : b.enqueue(second.db, [event]),
+      ),
+    );
+    await Promise.all([a.stop(), b.stop()]);
+    const rows = (await testDb.handle.db.execute(sql`
+      select ${jobs.state} as state, ${jobs.eventId} as event_id from ${jobs}
+      where ${jobs.functionId} = 'j2-debounce-race'`)) as unknown as {
+      state: string;
+      event_id: string;
+    }[];
+    expect(rows).toHaveLength(20);
+    // Whatever order they took the lock in, only the latest event's row still waits.
+    expect(rows.filter((row) => row.state === "queued").map((row) => row.event_id)).toEqual([
+      "j2-debounce-19",
+    ]);
+  });
 });

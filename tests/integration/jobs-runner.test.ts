@@ -18,8 +18,16 @@ import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/runner";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
 let testDb: TestDatabase;
+/** The statements sent while a test records (BEGIN/COMMIT not). */
+let recording: string[] | null = null;
 beforeAll(async () => {
-  testDb = await useTestDatabase();
+  testDb = await useTestDatabase({
+    onQuery: (query) => {
+      // Not the runner's: postgres-js looks up array types once per new pooled connection.
+      if (/from pg_catalog\.pg_type/.test(query)) return;
+      if (!/^\s*(begin|commit|rollback)\b/i.test(query)) recording?.push(query);
+    },
+  });
 });
 afterAll(async () => {
   await releaseTestDatabase(testDb);
@@ -223,6 +231,38 @@ describe("embedded runner", () => {
     clock.advance(10_000);
     expect(await runner.runDue()).toBe(2);
     expect(seen.toSorted()).toEqual(["alone", "third"]);
+  });
+
+  it("J2 debounce: an enqueue is the key's lock and one statement; an event older than the one waiting replaces nothing", async () => {
+    const clock = fakeClock();
+    const seen: string[] = [];
+    const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
+      seen.push(c.event.data.note);
+    });
+    const runner = runnerFor(fn, clock);
+    const at = clock.now();
+    expect(await enqueue(runner, eventFor(fn, { key: "k", note: "first" }, at))).toBe(1);
+    recording = [];
+    expect(await enqueue(runner, eventFor(fn, { key: "k", note: "second" }, at + 5))).toBe(1);
+    const statements = recording;
+    recording = null;
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toContain("pg_advisory_xact_lock");
+    // Sent out of order: kept (a re-send is recognised) as absorbed, and "second" still waits.
+    expect(await enqueue(runner, eventFor(fn, { key: "k", note: "late" }, at + 1))).toBe(0);
+    const rows = (await jobsOf(fn)).map((row) => [
+      (row.event as { data: Data }).data.note,
+      row.state,
+      row.lastError,
+    ]);
+    expect(rows.toSorted()).toEqual([
+      ["first", "completed", "debounced"],
+      ["late", "completed", "debounced"],
+      ["second", "queued", null],
+    ]);
+    clock.advance(10_000);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual(["second"]);
   });
 
   it("J2 debounce: the timeout caps how long events can push the run back", async () => {

@@ -51,6 +51,21 @@ describe("the turn's hot path", () => {
     expect(statements.length).toBeLessThanOrEqual(8);
   });
 
+  it("H2 the turn's POST checks its session inside its opening statement, not in one of its own", async () => {
+    const owner: Owner = await userWithWorkstream(server.url);
+    await readSse(await send(owner, "hello there"));
+    await flushEventLog();
+    recording = [];
+    const { events } = await readSse(await send(owner, "and again"));
+    expect(statuses(events).at(-1)).toBe("ready");
+    await flushEventLog();
+    const statements = recording;
+    recording = null;
+    const sessionReads = statements.filter((statement) => statement.includes('from "session"'));
+    expect(sessionReads).toHaveLength(1);
+    expect(sessionReads[0]).toContain('insert into "turns"');
+  });
+
   it("I14.4 memories cost the turn no statement of their own, and with vectors one: the nearest ones", async () => {
     const owner: Owner = await userWithWorkstream(server.url);
     await readSse(await send(owner, "hello there"));
@@ -65,7 +80,7 @@ describe("the turn's hot path", () => {
       recording = null;
       return statements
         .filter((statement) => statement.includes('"memories"'))
-        .map((statement) => (/^\s*with ws as/.test(statement) ? "opening" : "vectors"));
+        .map((statement) => (statement.includes(`insert into "turns"`) ? "opening" : "vectors"));
     };
     // Pre-seeded and full-text memories come with the opening statement.
     expect(await memoryReads("what about the lighthouse")).toEqual(["opening"]);

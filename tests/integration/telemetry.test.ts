@@ -58,6 +58,8 @@ describe("OpenTelemetry", () => {
     expect(turn?.attributes).toMatchObject({
       "workstreams.turn.id": turnId,
       "workstreams.workstream.id": owner.workstreamId,
+      // Named once the opening statement has checked the session.
+      "workstreams.organization.id": owner.organizationId,
       "workstreams.turn.state": "completed",
       "workstreams.usage.input_tokens": expect.any(Number),
       "workstreams.usage.output_tokens": expect.any(Number),

@@ -1,6 +1,6 @@
 // POST: send a user message, starting a turn; answered with the turn's SSE stream.
 // GET: a page of history (`take`, default 6; cursor `beforeMessageId`).
-import { requireViewer } from "@/lib/auth/viewer";
+import { claimSession, requireViewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { filesSent, messageWithFiles } from "@/lib/files/service";
 import { AppError } from "@/lib/http/errors";
@@ -10,24 +10,41 @@ import { routeHandlers } from "@/lib/http/route-handlers";
 import { isBlankText } from "@/lib/http/text";
 import { followTurn } from "@/lib/turns/follow-turn";
 import { listMessageHistoryPage } from "@/lib/turns/messages";
-import { startTurn } from "@/lib/turns/start-turn";
+import { type StartedTurn, startTurn } from "@/lib/turns/start-turn";
 import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 import { schemas } from "./schema";
 
+type Parts = ReadonlyArray<{ type: "text"; text: string } | { type: "file" }>;
+
+/** Why the message cannot start a turn (no words and no file; too long), or null. */
+function messageRefusal(parts: Parts): AppError | null {
+  const text = parts.map((part) => (part.type === "text" ? part.text : "")).join("");
+  if (isBlankText(text) && !parts.some((part) => part.type === "file")) {
+    return new AppError("bad_request:empty_message");
+  }
+  if (text.length > config.turns.maxMessageChars) return new AppError("payload_too_large:message");
+  return null;
+}
+
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
   POST: async ({ request, params, body }) => {
-    const viewer = await requireViewer(request);
-    const { parts } = body.message;
-    const text = parts.map((part) => (part.type === "text" ? part.text : "")).join("");
-    const files = parts.filter((part) => part.type === "file").length;
-    if (isBlankText(text) && files === 0) throw new AppError("bad_request:empty_message");
-    if (text.length > config.turns.maxMessageChars) {
-      throw new AppError("payload_too_large:message");
-    }
     const { workstreamId } = params;
-    const message = await messageWithFiles({ viewer, workstreamId, message: body.message });
-    const started = await startTurn({ viewer, workstreamId, message });
-    await filesSent(workstreamId, message);
+    const files = body.message.parts.filter((part) => part.type === "file").length;
+    const refusal = messageRefusal(body.message.parts);
+    let started: StartedTurn;
+    if (refusal || files > 0) {
+      // The session is checked first here: a refused message is refused only for a signed-in
+      // member (401/403 come first), and files are checked against the member's workstream.
+      const viewer = await requireViewer(request);
+      if (refusal) throw refusal;
+      const message = await messageWithFiles({ viewer, workstreamId, message: body.message });
+      started = await startTurn({ caller: { viewer }, workstreamId, message });
+      await filesSent(workstreamId, message);
+    } else {
+      // The opening statement checks the session itself: one round trip less before the headers.
+      const session = claimSession(request);
+      started = await startTurn({ caller: { session }, workstreamId, message: body.message });
+    }
     const turnId = started.turn.id;
     return eventStreamResponse(
       request,
