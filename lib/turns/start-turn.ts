@@ -124,6 +124,7 @@ export async function startTurn({
     kept: read.kept,
     memories: read.memories,
     skills: read.skills,
+    files: read.files,
     viewer,
     controller,
     log,
