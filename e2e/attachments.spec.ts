@@ -6,7 +6,7 @@
 // retried message are saved at 390 and 1280 px, light and dark.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import {
   composer,
   messages,
@@ -62,7 +62,8 @@ async function pasteImage(page: Page, name: string): Promise<void> {
   );
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
+/** With `focus`, that element is scrolled to the top of its list before each picture. */
+async function shoot(page: Page, name: string, focus?: Locator): Promise<void> {
   const dir = process.env.E2E_SCREENSHOT_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
@@ -70,7 +71,12 @@ async function shoot(page: Page, name: string): Promise<void> {
     for (const scheme of ["light", "dark"] as const) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
       await page.emulateMedia({ colorScheme: scheme });
-      await page.screenshot({ path: path.join(dir, `${name}-${width}-${scheme}.png`) });
+      await focus?.evaluate((element) => element.scrollIntoView({ block: "start" }));
+      // Transitions finished: a colour still easing from the other scheme is not what people see.
+      await page.screenshot({
+        path: path.join(dir, `${name}-${width}-${scheme}.png`),
+        animations: "disabled",
+      });
     }
   }
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -216,5 +222,5 @@ test("Retry of a failed turn sends its files again and keeps them on the message
   const user = messages(page, "user").last();
   await expect(user.getByRole("img", { name: "photo.png" })).toBeVisible();
   await expect(messages(page, "assistant").last()).toContainText("photo.png");
-  await shoot(page, "retried-with-files");
+  await shoot(page, "retried-with-files", user);
 });

@@ -61,7 +61,8 @@ export async function resolveAttachments({
   const rows: AttachedFile[] = known.filter((row) => wanted.has(row.id));
   if (rows.length < wanted.size) {
     const found = new Set(rows.map((row) => row.id));
-    rows.push(...(await workstreamFiles(workstreamId, ids.filter((id) => !found.has(id)))));
+    const missing = ids.filter((id) => !found.has(id));
+    rows.push(...(await workstreamFiles(workstreamId, missing)));
   }
   const store = getFileStore();
   const keys = new Map(rows.map((row) => [row.id, row.storageKey]));
