@@ -71,7 +71,16 @@ async function shoot(page: Page, name: string, focus?: Locator): Promise<void> {
     for (const scheme of ["light", "dark"] as const) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
       await page.emulateMedia({ colorScheme: scheme });
-      await focus?.evaluate((element) => element.scrollIntoView({ block: "start" }));
+      // Only the message list scrolls (scrollIntoView would shift the page's fixed frame too).
+      await focus?.evaluate((element) => {
+        let list = element.parentElement;
+        while (list && !/auto|scroll/.test(getComputedStyle(list).overflowY)) {
+          list = list.parentElement;
+        }
+        if (!list) return;
+        const offset = element.getBoundingClientRect().top - list.getBoundingClientRect().top;
+        list.scrollTop += offset - 16;
+      });
       // Transitions finished: a colour still easing from the other scheme is not what people see.
       await page.screenshot({
         path: path.join(dir, `${name}-${width}-${scheme}.png`),
