@@ -71,12 +71,17 @@ export const approvalsDue = defineEvent(
 export type ApprovalsDueData = z.infer<typeof approvalsDue.schema>;
 
 /**
- * A deleted workstream's files are to be removed from storage: written by the statement that
- * deletes the workstream (the outbox), so the objects go even when the delete's process dies.
+ * A deleted workstream's or organization's files are to be removed from storage: written by the
+ * statement that deletes it (the outbox), so the objects go even when the delete's process dies.
+ * An organization's (queued by a trigger on its row, see migration 0016) names no workstream.
  */
 export const workstreamFilesDeleted = defineEvent(
   "workstreams/files.deleted",
-  z.strictObject({ workstreamId: id, organizationId: id, prefix: z.string().min(3).max(500) }),
+  z.strictObject({
+    workstreamId: id.optional(),
+    organizationId: id,
+    prefix: z.string().min(3).max(500),
+  }),
 );
 
 /** The daily sweep of uploads never attached to a message: one event per day, `ts` its time. */

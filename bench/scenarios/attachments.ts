@@ -1,6 +1,7 @@
 // Attachments: (1) uploading a 20 MB file, sent as a stream, against the serving process's RSS
 // (sampled every 10 ms from /proc while the upload runs; the growth is the peak over the reading
-// just before), a few times over; (2) what resolving and re-signing 20 attachments adds to a turn,
+// just before, and what is left once the server has been idle for 3 s: the peak includes the
+// socket's and the request body's chunks that are garbage but not yet collected), a few times over; (2) what resolving and re-signing 20 attachments adds to a turn,
 // as the server records it with the turn's context (`attachmentsMs`, measured around the
 // resolution before the builder runs), over turns whose message carries 20 files.
 import http from "node:http";
@@ -13,6 +14,8 @@ export type AttachmentsResult = {
   uploadBytes: number;
   /** Peak RSS growth during each upload, MB. */
   rssGrowthMb: number[];
+  /** RSS growth left 3 s after each upload (its garbage collected), MB. */
+  rssSettledMb: number[];
   uploadMs: Summary;
   resignMs: Summary;
   attachmentsPerTurn: number;
@@ -110,6 +113,7 @@ export async function runAttachments({
 }): Promise<AttachmentsResult> {
   const size = 20 * 1000 * 1000;
   const growth: number[] = [];
+  const settled: number[] = [];
   const times: number[] = [];
   // One small upload first: the route's code loads on its first request, which is not the
   // upload's cost.
@@ -132,8 +136,12 @@ export async function runAttachments({
     // The file itself is not needed again: remove it so the organization's quota stays free.
     const { id } = JSON.parse(answer.body) as { id: string };
     await user.client.json("DELETE", `/api/workstreams/${user.workstreamId}/files/${id}`);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    settled.push(round((rssKb(pid) - before) / 1024, 1));
   }
-  log(`attachments: 20 MB upload RSS growth ${growth.join(", ")} MB`);
+  log(
+    `attachments: 20 MB upload RSS growth ${growth.join(", ")} MB at the peak, ${settled.join(", ")} MB 3 s later`,
+  );
 
   const ids: Array<{ id: string; name: string; mediaType: string }> = [];
   for (let i = 0; i < 20; i++) {
@@ -176,6 +184,7 @@ export async function runAttachments({
   return {
     uploadBytes: size,
     rssGrowthMb: growth,
+    rssSettledMb: settled,
     uploadMs: summarize(times),
     resignMs: summarize(resign),
     attachmentsPerTurn: ids.length,

@@ -102,8 +102,14 @@ export function ChatView({
     pageSize: limits.pageSize,
     revealActivity: activity,
     notify: push,
-    onSendAccepted: draft.accepted,
-    onSendRefused: draft.refused,
+    onSendAccepted: () => {
+      draft.accepted();
+      attachments.accepted();
+    },
+    onSendRefused: (text) => {
+      draft.refused(text);
+      attachments.refused();
+    },
   });
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);

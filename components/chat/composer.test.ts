@@ -27,6 +27,8 @@ function render(
         add: () => {},
         remove: () => {},
         take: () => [],
+        accepted: () => {},
+        refused: () => {},
         uploading: false,
         ready: 0,
       },

@@ -1,7 +1,8 @@
 "use client";
 // The files waiting in the composer: each uploads as soon as it is picked, dropped or pasted,
 // with its progress; a chip can be removed before sending (its upload is aborted, or the
-// uploaded file removed). What is sent is the list of uploaded files.
+// uploaded file removed). What is sent is the list of uploaded files; like the draft's text, they
+// are held until the server takes the message, and a refused message gets its chips back.
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
   filePath,
@@ -80,13 +81,30 @@ export function useAttachments(workstreamId: string) {
     [workstreamId],
   );
 
-  /** Hands the uploaded files over for sending and empties the tray. */
+  // The chips of the message on its way to the server (one send at a time).
+  const held = useRef<PendingAttachment[]>([]);
+
+  /** Hands the uploaded files over for sending and empties the tray; the chips are held. */
   const take = useCallback((): UploadedFile[] => {
-    const ready = items.flatMap((item) => (item.uploaded ? [item.uploaded] : []));
-    for (const item of items) if (item.preview) URL.revokeObjectURL(item.preview);
+    const sent = items.filter((item) => item.uploaded);
+    for (const item of items) if (!item.uploaded && item.preview) URL.revokeObjectURL(item.preview);
+    held.current = sent;
     setItems([]);
-    return ready;
+    return sent.flatMap((item) => (item.uploaded ? [item.uploaded] : []));
   }, [items]);
+
+  /** The server took the message: its chips are gone for good. */
+  const accepted = useCallback(() => {
+    for (const item of held.current) if (item.preview) URL.revokeObjectURL(item.preview);
+    held.current = [];
+  }, []);
+
+  /** The server refused the message: its chips come back, ahead of any added since. */
+  const refused = useCallback(() => {
+    const back = held.current;
+    held.current = [];
+    if (back.length) setItems((current) => [...back, ...current]);
+  }, []);
 
   useEffect(() => {
     const current = handles.current;
@@ -100,6 +118,8 @@ export function useAttachments(workstreamId: string) {
     add,
     remove,
     take,
+    accepted,
+    refused,
     uploading: items.some((item) => item.state === "uploading"),
     ready: items.filter((item) => item.state === "ready").length,
   };

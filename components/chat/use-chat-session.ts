@@ -63,25 +63,16 @@ class ChatSession {
 
   /** Sends a new user message, or (with `messageId`) sends an earlier one again: Retry. */
   sendMessage = async (
-    message:
-      | { id: string; role: "user"; parts: ChatMessage["parts"] }
-      | { text: string; messageId: string },
+    message: { id: string; role: "user"; parts: ChatMessage["parts"] } | { messageId: string },
   ) => {
     const { messages } = this.current;
     if ("messageId" in message) {
       const index = messages.findIndex((item) => item.id === message.messageId);
-      if (index === -1 || messages[index]?.role !== "user") return;
-      // What came after the message goes: its answer is asked for again.
-      this.set({
-        messages: [
-          ...messages.slice(0, index),
-          {
-            id: message.messageId,
-            role: "user",
-            parts: [{ type: "text", text: message.text }],
-          } as ChatMessage,
-        ],
-      });
+      const again = messages[index];
+      if (again?.role !== "user") return;
+      // What came after the message goes: its answer is asked for again. The message itself
+      // stays as it was (its text and its files), and goes to the server as it is.
+      this.set({ messages: [...messages.slice(0, index), again] });
       await this.request({ resume: false, messageId: message.messageId });
     } else {
       this.set({ messages: [...messages, { ...message, metadata: undefined } as ChatMessage] });

@@ -35,7 +35,7 @@ type Callbacks = {
   notify: (message: string, tone?: "error" | "info") => void;
   /** The server took the message: its draft can go. */
   onSendAccepted: (text: string) => void;
-  /** The server refused a new message: give its text back to the composer. */
+  /** The server refused a new message: give its text (and its files) back to the composer. */
   onSendRefused: (text: string) => void;
 };
 
@@ -345,7 +345,8 @@ export function useWorkstreamChat({
     if (!retryTarget) return;
     const text = messageText(retryTarget);
     dispatch({ type: "send", id: retryTarget.id, text, retry: true });
-    void sendMessage({ text, messageId: retryTarget.id });
+    // The same message again, files and all.
+    void sendMessage({ messageId: retryTarget.id });
   }, [retryTarget, sendMessage, dispatch]);
 
   const stop = useCallback(async () => {

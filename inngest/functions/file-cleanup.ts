@@ -1,4 +1,4 @@
-// Storage clean-up jobs: a deleted workstream's files (queued by the delete's transaction,
+// Storage clean-up jobs: a deleted workstream's or organization's files (queued by the delete,
 // retried until storage has let them go) and the daily sweep of uploads never attached, which
 // queues the next day's sweep when it is done.
 import { defineJob } from "@/inngest/define";
@@ -14,7 +14,7 @@ export const FILES_SWEEP_JOB_ID = "workstreams-files-sweep";
 
 export const filesDeletion = defineJob({
   id: FILES_DELETION_JOB_ID,
-  name: "Deleted workstream's files",
+  name: "Deleted workstream's or organization's files",
   trigger: workstreamFilesDeleted,
   flow: { retries: 10 },
   handler: async ({ event, step }) =>

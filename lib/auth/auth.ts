@@ -14,6 +14,7 @@ import { nextCookies } from "better-auth/next-js";
 import { organization } from "better-auth/plugins";
 import { getDb } from "@/db/client";
 import * as schema from "@/db/schema";
+import { wakeJobsSoon } from "@/inngest/engine";
 import { CLIENT_ADDRESS_HEADER, trustsProxy } from "@/lib/http/proxy";
 import { requestOrigin } from "@/lib/http/request-rules";
 import { processSingleton } from "@/lib/server/singleton";
@@ -91,7 +92,15 @@ async function buildAuth(secure: boolean) {
       },
     },
     plugins: [
-      organization({ creatorRole: "owner", allowUserToCreateOrganization: true }),
+      organization({
+        creatorRole: "owner",
+        allowUserToCreateOrganization: true,
+        organizationHooks: {
+          // The delete queued the organization's files for removal (a trigger on its row, in
+          // the delete's transaction); the job runs without waiting for the next outbox pass.
+          afterDeleteOrganization: async () => wakeJobsSoon(),
+        },
+      }),
       nextCookies(),
     ],
   });

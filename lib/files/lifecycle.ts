@@ -1,5 +1,5 @@
-// Storage that outlives its rows is removed here: a deleted workstream's prefix (queued in the
-// delete's transaction, run as a job until it succeeds), uploads never attached to a message
+// Storage that outlives its rows is removed here: a deleted workstream's or organization's prefix
+// (queued in the delete's transaction, run as a job until it succeeds), uploads never attached to a message
 // (a daily job), and objects no files row owns (a reconciler at start-up: a crash between
 // storing an object and writing its row, or a spool a crash left behind).
 import "server-only";
@@ -10,7 +10,7 @@ import { config } from "@/lib/config";
 import { ownedKeys, takeUnattached } from "./records";
 import { getFileStore } from "./store-instance";
 
-/** Removes everything under a deleted workstream's prefix; safe to run again. */
+/** Removes everything under a deleted workstream's or organization's prefix; safe to run again. */
 export function removeWorkstreamFiles(prefix: string): Promise<number> {
   return getFileStore().removePrefix(prefix);
 }

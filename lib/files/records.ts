@@ -1,7 +1,7 @@
 // The `files` table's writes and reads: a new upload within the organization's quota, the files
 // a message names, the sweep of uploads never attached. Only lib/files writes this table.
 import "server-only";
-import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { getDb, type Tx, transaction } from "@/db/client";
 import { files } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -98,6 +98,31 @@ export async function workstreamFiles(workstreamId: string, fileIds: string[]): 
     .select()
     .from(files)
     .where(and(eq(files.workstreamId, workstreamId), inArray(files.id, fileIds)));
+}
+
+/** What a turn needs of a file to list it, count it and sign its URL. */
+export type AttachedFile = Pick<
+  FileRow,
+  "id" | "name" | "mediaType" | "size" | "pages" | "storageKey"
+>;
+
+/** How many of a workstream's files the turn's opening statement reads with the history. */
+const OPENING_FILES_LIMIT = 200;
+
+/**
+ * The workstream's files a turn may find in its history, read by the turn's opening statement
+ * (no statement of their own): the newest attached files, and the new message's (attached only
+ * once the message is kept). A file the history names beyond these is read when the turn
+ * resolves its attachments.
+ */
+export function openingFilesSql(workstreamId: SQL, newFileIds: string[]): SQL {
+  return sql`(select coalesce(json_agg(json_build_object('id', f."id", 'name', f."name",
+      'mediaType', f."media_type", 'size', f."size", 'pages', f."pages",
+      'storageKey', f."storage_key")), '[]'::json) from (
+    select * from "files" f
+    where f."workstream_id" = ${workstreamId} and (f."attached_at" is not null
+      or f."id" in (select jsonb_array_elements_text(${JSON.stringify(newFileIds)}::jsonb)))
+    order by f."created_at" desc limit ${OPENING_FILES_LIMIT}) f)`;
 }
 
 /** Marks the files a sent message carries as attached (the sweep leaves them alone from then). */

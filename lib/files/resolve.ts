@@ -8,7 +8,7 @@ import { acceptsFile } from "@/lib/models/pricing";
 import { fileIdsOf } from "./attach";
 import { isImage } from "./labels";
 import { readStoredBytes } from "./read-tool";
-import { type FileRow, workstreamFiles } from "./records";
+import { type AttachedFile, type FileRow, workstreamFiles } from "./records";
 import { getFileStore } from "./store-instance";
 
 export type TurnAttachment = {
@@ -47,14 +47,23 @@ export async function resolveAttachments({
   workstreamId,
   messages,
   modelId,
+  known = [],
 }: {
   workstreamId: string;
   messages: ReadonlyArray<{ parts: ReadonlyArray<{ type: string; url?: string }> }>;
   modelId: string;
+  /** The workstream's files read already (with the turn's history): no statement for them. */
+  known?: readonly AttachedFile[];
 }): Promise<TurnAttachments> {
   const ids = [...new Set(messages.flatMap((message) => fileIdsOf(message.parts)))];
   if (!ids.length) return NO_ATTACHMENTS;
-  const rows = await workstreamFiles(workstreamId, ids);
+  const wanted = new Set(ids);
+  const rows: AttachedFile[] = known.filter((row) => wanted.has(row.id));
+  if (rows.length < wanted.size) {
+    const found = new Set(rows.map((row) => row.id));
+    const missing = ids.filter((id) => !found.has(id));
+    rows.push(...(await workstreamFiles(workstreamId, missing)));
+  }
   const store = getFileStore();
   const keys = new Map(rows.map((row) => [row.id, row.storageKey]));
   const signed = await Promise.all(
@@ -76,9 +85,10 @@ export async function resolveAttachments({
     ),
   );
   // In the order the conversation first names them.
+  const signedById = new Map(signed.map((attachment) => [attachment.id, attachment]));
   const byId = new Map(
     ids.flatMap((id) => {
-      const found = signed.find((attachment) => attachment.id === id);
+      const found = signedById.get(id);
       return found ? [[id, found] as const] : [];
     }),
   );

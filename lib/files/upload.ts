@@ -1,5 +1,6 @@
 // Receiving an upload: the multipart body is parsed with busboy as it arrives and the file is
-// spooled to disk while it is hashed, counted and checked for UTF-8 (never held in memory whole).
+// spooled to disk while it is hashed, counted and checked for UTF-8 (never held in memory whole,
+// and its dead chunks collected as it goes).
 // Only a complete, typed, in-quota file reaches storage; then its row is written. Whatever goes
 // wrong on the way (a body cut off, a file over the limit, a refused type) removes the spool,
 // so nothing is stored and nothing is left behind.
@@ -11,6 +12,8 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import v8 from "node:v8";
+import vm from "node:vm";
 import Busboy from "busboy";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
@@ -56,6 +59,35 @@ export function cleanName(raw: string | undefined): string {
   return name;
 }
 
+/** Bytes read between two young-generation collections (see `collectYoung`). */
+const COLLECT_EVERY_BYTES = 2 * 1024 * 1024;
+
+type Collect = (options: { type: "minor"; execution: "async" }) => void;
+let collector: Collect | null | undefined;
+
+/**
+ * Asks V8 for a young-generation collection. An upload's chunks (the socket's 64 KB reads and
+ * the request body's copy of each: 40 MB of buffers for a 20 MB file) die at once, but the small
+ * objects that own them barely fill V8's young heap, so nothing collects them: a 20 MB upload
+ * left the server ~30 MB bigger, in dead buffers. A collection every 2 MB read frees them as the
+ * upload goes (each takes about a millisecond). V8 offers the call only to code that can see
+ * `gc`, so it is taken once from a context of its own.
+ */
+function collectYoung(): void {
+  if (collector === undefined) {
+    try {
+      const exposed = typeof globalThis.gc === "function";
+      if (!exposed) v8.setFlagsFromString("--expose-gc");
+      collector = vm.runInNewContext("gc") as Collect;
+      if (!exposed) v8.setFlagsFromString("--no-expose-gc");
+    } catch (error) {
+      console.warn("[files] no garbage collection hook; uploads leave their garbage to V8:", error);
+      collector = null;
+    }
+  }
+  collector?.({ type: "minor", execution: "async" });
+}
+
 /** Bytes a UTF-8 sequence starting with `byte` takes (1 for anything else). */
 function sequenceLength(byte: number): number {
   if (byte >= 0xf0) return 4;
@@ -74,6 +106,7 @@ class Inspector extends Transform {
   size = 0;
   text = true;
   private carry: Buffer = Buffer.alloc(0);
+  private sinceCollect = 0;
 
   override _transform(
     chunk: Buffer,
@@ -83,6 +116,11 @@ class Inspector extends Transform {
     this.hash.update(chunk);
     this.size += chunk.length;
     if (this.text) this.check(chunk);
+    this.sinceCollect += chunk.length;
+    if (this.sinceCollect >= COLLECT_EVERY_BYTES) {
+      this.sinceCollect = 0;
+      collectYoung();
+    }
     done(null, chunk);
   }
 

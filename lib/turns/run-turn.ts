@@ -77,6 +77,8 @@ export type RunInput = {
   memories: OpeningRead["memories"];
   /** The skills the member's agents are offered, read with it. */
   skills: OpeningRead["skills"];
+  /** The workstream's files read with it; a continued turn reads what its history names. */
+  files?: OpeningRead["files"];
   viewer: Viewer;
   controller: AbortController;
   log: TurnLog;
@@ -155,6 +157,7 @@ async function execute(
       workstreamId: workstream.id,
       messages: history.map(({ message }) => message),
       modelId: resolved.model.modelId,
+      known: input.files,
     });
     const attachmentsMs = performance.now() - resolveStartedAt;
     const request = await composeRequest({

@@ -142,6 +142,7 @@ export async function startTurn({
     kept: read.kept,
     memories: read.memories,
     skills: read.skills,
+    files: read.files,
     viewer,
     controller,
     log,

@@ -15,6 +15,8 @@ import {
   viewerSql,
 } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
+import { fileIdsOf } from "@/lib/files/attach";
+import { type AttachedFile, openingFilesSql } from "@/lib/files/records";
 import { AppError, type ErrorCode } from "@/lib/http/errors";
 import {
   anyVectorsSql,
@@ -125,6 +127,8 @@ export type OpeningRead = {
   memories: { top: RetrievedMemory[]; fullText: RetrievedMemory[] | null; anyVectors: boolean };
   /** The skills offered to the member's agents: their own and the organization's, by name. */
   skills: OfferedSkill[];
+  /** The workstream's files the history may name (its attachments are signed from these). */
+  files: AttachedFile[];
 };
 
 export type TurnOpening = {
@@ -298,6 +302,7 @@ export async function openTurn(
           case when ${opened} then ${wordStatisticsVersionSql()} end as word_statistics,
           case when ${opened} then ${anyVectorsSql(reader)} end as any_vectors,
           case when ${opened} then ${offeredSkillsSql(reader)} end as offered_skills,
+          case when ${opened} then ${openingFilesSql(sql`ws."id"`, fileIdsOf(stored.parts))} end as attached_files,
           ${announceSql(announcement, opened)} as announced
         from (select 1) as one left join ws on true`);
   } catch (error) {
@@ -368,6 +373,7 @@ export async function openTurn(
         anyVectors: Boolean(row.any_vectors),
       },
       skills: parseJson(row.offered_skills) ?? [],
+      files: parseJson(row.attached_files) ?? [],
     },
     log,
     events,
@@ -418,6 +424,7 @@ type OpeningRow = {
   word_statistics: string | null;
   any_vectors: boolean | null;
   offered_skills: OfferedSkill[] | string | null;
+  attached_files: AttachedFile[] | string | null;
 };
 
 /**

@@ -400,6 +400,69 @@ describe.each<StoreKind>(["local", "s3"])("attachments on %s storage", (kind) =>
     expect((await storedKeys(store.store)).filter((key) => key.startsWith(prefix))).toEqual([]);
   });
 
+  it("deleting an organization queues its whole prefix in the delete's transaction; the job removes every object", async () => {
+    const doomed = await userWithWorkstream(server.url, `Leaving ${kind}`);
+    const created = await doomed.client.json<{ id: string }>("/api/workstreams", {
+      method: "POST",
+      json: { mode: "group" },
+    });
+    await uploadOk(doomed, "photo.png");
+    await uploadOk({ ...doomed, workstreamId: created.body.id }, "report.pdf");
+    const prefix = `${doomed.organizationId}/`;
+    expect((await storedKeys(store.store)).filter((key) => key.startsWith(prefix))).toHaveLength(2);
+    const deleted = await doomed.client.fetch("/api/auth/organization/delete", {
+      method: "POST",
+      json: { organizationId: doomed.organizationId },
+    });
+    expect(deleted.status, await deleted.text()).toBe(200);
+    const db = await getDb();
+    const queued = (
+      await db.select().from(jobEvents).where(eq(jobEvents.name, "workstreams/files.deleted"))
+    ).find((row) => (row.data as { prefix: string }).prefix === prefix);
+    expect(queued?.data).toEqual({ organizationId: doomed.organizationId, prefix });
+    expect(
+      await db.select().from(files).where(eq(files.organizationId, doomed.organizationId)),
+    ).toEqual([]);
+    const runner = createEmbeddedRunner({ functions: [filesDeletion], processId: `org-${kind}` });
+    try {
+      if (!queued) throw new Error("no event");
+      await runner.enqueue(db, [
+        { id: queued.id, name: queued.name, data: queued.data, ts: queued.createdAt.getTime() },
+      ]);
+      expect(await runner.runDue()).toBe(1);
+    } finally {
+      await runner.stop();
+    }
+    const left = await storedKeys(store.store);
+    expect(left.filter((key) => key.startsWith(prefix))).toEqual([]);
+    // Another organization's files stay.
+    expect(left.some((key) => key.startsWith(`${owner.organizationId}/`))).toBe(true);
+  });
+
+  it("Retry of a failed turn sends the message's files again, and the turn has them", async () => {
+    const photo = await uploadOk(owner, "photo.png");
+    const message = {
+      id: `m_retry_${kind}`,
+      role: "user",
+      parts: [{ type: "text", text: "[fail:3] what is this?" }, filePart(photo)],
+    };
+    const post = () =>
+      owner.client.fetch(`/api/workstreams/${owner.workstreamId}/messages`, {
+        method: "POST",
+        json: { message },
+      });
+    const failed = await readSse(await post());
+    expect(statuses(failed.events).at(-1)).toBe("error");
+    const retried = await post();
+    expect(retried.status).toBe(200);
+    const answer = await readSse(retried);
+    expect(statuses(answer.events).at(-1)).toBe("ready");
+    expect(textOf(answer.events)).toContain("photo.png");
+    const stored = await (await getDb()).select().from(messages).where(eq(messages.id, message.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.parts).toEqual(message.parts);
+  });
+
   it("the sweep removes uploads never attached after a day; the reconciler removes objects no row owns", async () => {
     const loose = await uploadOk(owner, "figures.csv", new TextEncoder().encode("x,y\n"));
     const kept = await uploadOk(owner, "photo.png");

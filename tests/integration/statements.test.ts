@@ -1,4 +1,5 @@
 // How much SQL one plain turn costs: every statement from the POST's arrival to the turn's close.
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemory } from "@/lib/memory/store";
 import { flushEventLog } from "@/lib/stream/event-log";
@@ -95,6 +96,54 @@ describe("the turn's hot path", () => {
     } finally {
       process.env.OPENAI_EMBEDDING_MODEL = "offline";
     }
+  });
+
+  it("T6 the files a turn's history carries are read by the opening statement: re-signing them costs no statement", async () => {
+    const owner: Owner = await userWithWorkstream(server.url);
+    const form = new FormData();
+    form.append("file", new Blob([await readFile("tests/fixtures/files/photo.png")]), "photo.png");
+    const uploaded = await owner.client.fetch(`/api/workstreams/${owner.workstreamId}/files`, {
+      method: "POST",
+      body: form,
+    });
+    const file = (await uploaded.json()) as { id: string; mediaType: string };
+    /** The turn's statements that read the files table, as "opening" or "own". */
+    const fileReads = async (parts: unknown[]) => {
+      await flushEventLog();
+      recording = [];
+      const response = await owner.client.fetch(`/api/workstreams/${owner.workstreamId}/messages`, {
+        method: "POST",
+        json: { message: { id: `m_${crypto.randomUUID().slice(0, 12)}`, role: "user", parts } },
+      });
+      const { events } = await readSse(response);
+      expect(statuses(events).at(-1)).toBe("ready");
+      await flushEventLog();
+      const statements = recording;
+      recording = null;
+      return statements
+        .filter((statement) => /from "files"/.test(statement) && !/^\s*update/i.test(statement))
+        .map((statement) => (/^\s*with ws as/.test(statement) ? "opening" : "own"));
+    };
+    const part = {
+      type: "file",
+      mediaType: file.mediaType,
+      filename: "photo.png",
+      url: `file:${file.id}`,
+    };
+    // The message that brings the file: the send route checks it is this workstream's first.
+    expect(await fileReads([{ type: "text", text: "a picture" }, part])).toEqual([
+      "own",
+      "opening",
+    ]);
+    // A later turn signs it again from what the opening statement read, and lists it.
+    expect(await fileReads([{ type: "text", text: "and again" }])).toEqual(["opening"]);
+    const context = await owner.client.json<{
+      lastTurn: { context: { sections: Array<{ name: string; items: number }> } };
+    }>(`/api/workstreams/${owner.workstreamId}/context`);
+    const uploads = context.body.lastTurn.context.sections.find(
+      (section) => section.name === "uploads",
+    );
+    expect(uploads?.items).toBe(1);
   });
 
   it("H2 a tool that needs no approval adds no statement of the approval machinery", async () => {
