@@ -122,7 +122,7 @@ describe("the turn's hot path", () => {
       recording = null;
       return statements
         .filter((statement) => /from "files"/.test(statement) && !/^\s*update/i.test(statement))
-        .map((statement) => (/^\s*with ws as/.test(statement) ? "opening" : "own"));
+        .map((statement) => (/insert into "turns"/.test(statement) ? "opening" : "own"));
     };
     const part = {
       type: "file",
