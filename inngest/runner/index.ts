@@ -147,13 +147,18 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     running.add(run);
   }
 
-  /** Waits while live turns run here, for at most maxYieldMs (real time, not the job clock). */
-  async function yieldToTurns(): Promise<void> {
-    if (!options.busy) return;
+  /**
+   * Waits while live turns run here, for at most maxYieldMs (real time, not the job clock).
+   * Returns whether turns still run: jobs that waited that long then go one at a time, so a
+   * backlog trickles beside the turns instead of starting a whole batch against them.
+   */
+  async function yieldToTurns(): Promise<boolean> {
+    if (!options.busy) return false;
     const until = Date.now() + (options.maxYieldMs ?? 2_000);
     while (!stopped && options.busy() && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, YIELD_POLL_MS));
     }
+    return options.busy();
   }
 
   /**
@@ -166,16 +171,17 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     const db = await database();
     let ran = 0;
     for (;;) {
-      await yieldToTurns();
+      const crowded = await yieldToTurns();
       woken = false;
       if (stopped) return ran;
-      const room = maxRunning - running.size;
+      const limit = crowded ? 1 : maxRunning;
+      const room = limit - running.size;
       if (room > 0) {
         const round = await claimFree(db, free, controlled, owner, clock.now(), leaseMs, room);
         for (const job of round.jobs) launch(job, db);
         ran += round.jobs.length;
         let more = round.controlledDue;
-        while (more && !stopped && running.size < maxRunning) {
+        while (more && !stopped && running.size < limit) {
           const job = await claimJob(db, controlled, owner, clock.now(), leaseMs);
           if (!job) break;
           ran++;
