@@ -91,6 +91,28 @@ const filePart = (file: Uploaded) => ({
   url: `file:${file.id}`,
 });
 
+/**
+ * The deletion queued (in the delete's transaction) for the storage `prefix`, run once by a
+ * runner of its own; returns the outbox event it ran.
+ */
+async function runQueuedDeletion(prefix: string, processId: string) {
+  const db = await getDb();
+  const queued = (
+    await db.select().from(jobEvents).where(eq(jobEvents.name, "workstreams/files.deleted"))
+  ).find((row) => (row.data as { prefix: string }).prefix === prefix);
+  if (!queued) throw new Error(`no deletion was queued for ${prefix}`);
+  const runner = createEmbeddedRunner({ functions: [filesDeletion], processId });
+  try {
+    await runner.enqueue(db, [
+      { id: queued.id, name: queued.name, data: queued.data, ts: queued.createdAt.getTime() },
+    ]);
+    expect(await runner.runDue()).toBe(1);
+  } finally {
+    await runner.stop();
+  }
+  return queued;
+}
+
 async function fileRows(workstreamId: string) {
   return (await getDb()).select().from(files).where(eq(files.workstreamId, workstreamId));
 }
@@ -381,22 +403,8 @@ describe.each<StoreKind>(["local", "s3"])("attachments on %s storage", (kind) =>
       method: "DELETE",
     });
     expect(deleted.status).toBe(200);
-    const db = await getDb();
-    const queued = (
-      await db.select().from(jobEvents).where(eq(jobEvents.name, "workstreams/files.deleted"))
-    ).find((row) => (row.data as { prefix: string }).prefix === prefix);
-    expect(queued).toBeDefined();
     expect(await fileRows(group.workstreamId)).toEqual([]);
-    const runner = createEmbeddedRunner({ functions: [filesDeletion], processId: `files-${kind}` });
-    try {
-      if (!queued) throw new Error("no event");
-      await runner.enqueue(db, [
-        { id: queued.id, name: queued.name, data: queued.data, ts: queued.createdAt.getTime() },
-      ]);
-      expect(await runner.runDue()).toBe(1);
-    } finally {
-      await runner.stop();
-    }
+    expect(await runQueuedDeletion(prefix, `files-${kind}`)).toBeDefined();
     expect((await storedKeys(store.store)).filter((key) => key.startsWith(prefix))).toEqual([]);
   });
 
@@ -416,23 +424,11 @@ describe.each<StoreKind>(["local", "s3"])("attachments on %s storage", (kind) =>
     });
     expect(deleted.status, await deleted.text()).toBe(200);
     const db = await getDb();
-    const queued = (
-      await db.select().from(jobEvents).where(eq(jobEvents.name, "workstreams/files.deleted"))
-    ).find((row) => (row.data as { prefix: string }).prefix === prefix);
-    expect(queued?.data).toEqual({ organizationId: doomed.organizationId, prefix });
     expect(
       await db.select().from(files).where(eq(files.organizationId, doomed.organizationId)),
     ).toEqual([]);
-    const runner = createEmbeddedRunner({ functions: [filesDeletion], processId: `org-${kind}` });
-    try {
-      if (!queued) throw new Error("no event");
-      await runner.enqueue(db, [
-        { id: queued.id, name: queued.name, data: queued.data, ts: queued.createdAt.getTime() },
-      ]);
-      expect(await runner.runDue()).toBe(1);
-    } finally {
-      await runner.stop();
-    }
+    const queued = await runQueuedDeletion(prefix, `org-${kind}`);
+    expect(queued.data).toEqual({ organizationId: doomed.organizationId, prefix });
     const left = await storedKeys(store.store);
     expect(left.filter((key) => key.startsWith(prefix))).toEqual([]);
     // Another organization's files stay.

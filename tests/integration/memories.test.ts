@@ -120,6 +120,18 @@ async function rowsWithText(text: string) {
   return db.select().from(memories).where(eq(memories.text, text));
 }
 
+/** A memory row of the member's own, inserted straight into the table. */
+function memberMemory(user: { organizationId: string; userId: string }, id: string, text: string) {
+  return {
+    id,
+    organizationId: user.organizationId,
+    ownerId: user.userId,
+    scope: "member" as const,
+    text,
+    normalizedText: text.toLowerCase(),
+  };
+}
+
 describe("who sees which memory", () => {
   it("I14.1 I14.3 T7 T8 a member's memory reaches only that member's prompts and answers; an organization memory reaches both", async () => {
     const adaFirst = await createGroup(memberA.client, "Zephyr planning");
@@ -413,14 +425,7 @@ describe("retrieval ranking", () => {
     delete process.env.OPENAI_EMBEDDING_MODEL;
     const user = await signUp(server.url, "Common Words");
     const db = await getDb();
-    const row = (id: string, text: string) => ({
-      id,
-      organizationId: user.organizationId,
-      ownerId: user.userId,
-      scope: "member" as const,
-      text,
-      normalizedText: text.toLowerCase(),
-    });
+    const row = (id: string, text: string) => memberMemory(user, id, text);
     await db
       .insert(memories)
       .values(
@@ -456,14 +461,7 @@ describe("retrieval ranking", () => {
     const user = await signUp(server.url, "Fresh Statistics");
     const group = await createGroup(user.client, "Harbor planning");
     const db = await getDb();
-    const row = (id: string, text: string) => ({
-      id,
-      organizationId: user.organizationId,
-      ownerId: user.userId,
-      scope: "member" as const,
-      text,
-      normalizedText: text.toLowerCase(),
-    });
+    const row = (id: string, text: string) => memberMemory(user, id, text);
     await db
       .insert(memories)
       .values([
