@@ -72,6 +72,16 @@ function eventFor(fn: AnyJobDefinition, data: unknown, ts = Date.now()): JobEven
   return { id: crypto.randomUUID(), name: fn.trigger.name, data, ts };
 }
 
+/** A function debounced 10 s by `event.data.key` that records each run's note, and its runner. */
+function debouncedByKey() {
+  const clock = fakeClock();
+  const seen: string[] = [];
+  const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
+    seen.push(c.event.data.note);
+  });
+  return { clock, seen, fn, runner: runnerFor(fn, clock) };
+}
+
 function runnerFor(
   fn: AnyJobDefinition,
   clock: { now(): number },
@@ -188,12 +198,7 @@ describe("embedded runner", () => {
   });
 
   it("J2 debounce: three events within the period run once, with the latest event", async () => {
-    const clock = fakeClock();
-    const seen: string[] = [];
-    const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
-      seen.push(c.event.data.note);
-    });
-    const runner = runnerFor(fn, clock);
+    const { clock, seen, fn, runner } = debouncedByKey();
     for (const note of ["first", "second", "third"]) {
       await enqueue(runner, eventFor(fn, { key: "k", note }, clock.now()));
       expect(await runner.runDue()).toBe(0);
@@ -212,12 +217,7 @@ describe("embedded runner", () => {
   });
 
   it("J2 debounce: events of one key handed over together run once, with the latest; a re-send adds nothing", async () => {
-    const clock = fakeClock();
-    const seen: string[] = [];
-    const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
-      seen.push(c.event.data.note);
-    });
-    const runner = runnerFor(fn, clock);
+    const { clock, seen, fn, runner } = debouncedByKey();
     const at = clock.now();
     const batch = [
       eventFor(fn, { key: "k", note: "second" }, at + 2),
@@ -234,12 +234,7 @@ describe("embedded runner", () => {
   });
 
   it("J2 debounce: an enqueue is the key's lock and one statement; an event older than the one waiting replaces nothing", async () => {
-    const clock = fakeClock();
-    const seen: string[] = [];
-    const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
-      seen.push(c.event.data.note);
-    });
-    const runner = runnerFor(fn, clock);
+    const { clock, seen, fn, runner } = debouncedByKey();
     const at = clock.now();
     expect(await enqueue(runner, eventFor(fn, { key: "k", note: "first" }, at))).toBe(1);
     recording = [];
