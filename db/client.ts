@@ -13,6 +13,7 @@ import type { Sql } from "postgres";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
 import { lockDataDir } from "./lock";
+import { queryPrepared, withPreparedQueries } from "./pglite-prepared";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -166,7 +167,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       client = await open();
     }
     const logger = options.onQuery && { logQuery: options.onQuery };
-    const db: Db = drizzle(client, { schema, logger });
+    const db: Db = drizzle({ client: withPreparedQueries(client), schema, logger });
     const close = async () => {
       try {
         if (!client.closed) await client.close();
@@ -241,7 +242,8 @@ const dialect = new PgDialect();
 /**
  * Runs one of the turn's hot statements (constant text, positional parameters) as a prepared
  * statement on Postgres: parsed and planned once per connection, then sent as parameters only.
- * drizzle's `db.execute` sends every statement unprepared. On PGlite it is a plain query.
+ * drizzle's `db.execute` sends every statement unprepared. On PGlite it is a named statement too
+ * (db/pglite-prepared.ts).
  */
 export async function executePrepared<T>(query: SQL): Promise<T[]> {
   const handle = await getDatabase();
@@ -250,5 +252,5 @@ export async function executePrepared<T>(query: SQL): Promise<T[]> {
     return (await handle.client.unsafe(text, params as never[], { prepare: true })) as T[];
   }
   handle.onQuery?.(text);
-  return (await handle.client.query<T>(text, params)).rows;
+  return (await queryPrepared<T>(handle.client, text, params)).rows;
 }

@@ -3,8 +3,12 @@
 // columns of workstream_states. A note that brings the block to its trigger size queues the
 // summary job in the same statement (the outbox), and the job folds the oldest notes by
 // compare-and-set, so a note deleted meanwhile is never summarized and never lost.
+// Notes are ordered by their time, then their id: ids are time-ordered (UUIDv7, monotonic within
+// the process) because the embedded database's clock counts whole milliseconds, and two notes
+// written in the same one must still keep the order they were written in.
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
 import { executePrepared, transaction } from "@/db/client";
 import { memoryBlockEntries, workstreamStates } from "@/db/schema";
 import { memoryBlockFull } from "@/inngest/events";
@@ -81,7 +85,7 @@ export async function addMemoryNote({
         and "owner_id" = ${ownerId}
     ), added as (
       insert into "memory_block_entries" ("id", "workstream_id", "role", "text")
-      select ${crypto.randomUUID()}, ws."id", ${roleLabel(role)}, ${stored} from ws
+      select ${uuidv7()}, ws."id", ${roleLabel(role)}, ${stored} from ws
       returning "id", "role", "text", "created_at"
     ), queued as (
       insert into "job_events" ("id", "name", "data")

@@ -1,0 +1,159 @@
+// Named prepared statements on PGlite. PGlite's own `query()` parses, analyzes and plans every
+// statement again and crosses into WebAssembly six times for it (parse, describe, bind, describe,
+// execute, sync). The app's statements have constant text, so each is parsed once per database
+// handle under a name, and every later run is one crossing: bind, describe, execute and sync sent
+// together. Postgres re-plans a named statement by itself when a table it reads changes.
+import "server-only";
+import {
+  type PGlite,
+  parse,
+  protocol,
+  type QueryOptions,
+  type Results,
+} from "@electric-sql/pglite";
+import { processSingleton } from "@/lib/server/singleton";
+
+type Prepared = { name: string; paramTypes: number[] };
+
+type Cache = { byText: Map<string, Prepared>; next: number };
+
+/**
+ * Statements kept prepared per handle, the least recently run closed first. The app has a few
+ * dozen distinct statements; texts that vary (a multi-row insert, an IN list) come and go.
+ */
+const MAX_PREPARED = 200;
+
+const caches = processSingleton("pglite-prepared", () => new WeakMap<PGlite, Cache>());
+
+function cacheOf(client: PGlite): Cache {
+  let cache = caches.get(client);
+  if (!cache) {
+    cache = { byText: new Map(), next: 0 };
+    caches.set(client, cache);
+  }
+  return cache;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Postgres's codes for a prepared statement gone stale (a table changed shape, or it is gone). */
+const STALE_STATEMENT_CODES = new Set(["0A000", "26000"]);
+
+/**
+ * Runs `text` with `params` as a named prepared statement, outside any transaction (a statement
+ * inside one goes through the transaction's own `query`). Same results and errors as `query()`.
+ */
+export async function queryPrepared<T>(
+  client: PGlite,
+  text: string,
+  params: unknown[],
+  options?: QueryOptions,
+): Promise<Results<T>> {
+  const cache = cacheOf(client);
+  // The same locks `query()` takes: no other statement, and no transaction, runs in between.
+  return client._runExclusiveTransaction(() =>
+    client.runExclusive(async () => {
+      try {
+        return await run<T>(client, cache, text, params, options);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (typeof code !== "string" || !STALE_STATEMENT_CODES.has(code)) throw error;
+        // A migration changed a table under a running server: the statement is prepared again.
+        const stale = cache.byText.get(text);
+        cache.byText.delete(text);
+        if (stale) {
+          await client.execProtocolStream(
+            concat([
+              protocol.serialize.close({ type: "S", name: stale.name }),
+              protocol.serialize.sync(),
+            ]),
+            { syncToFs: false },
+          );
+        }
+        return run<T>(client, cache, text, params, options);
+      }
+    }),
+  );
+}
+
+async function run<T>(
+  client: PGlite,
+  cache: Cache,
+  text: string,
+  params: unknown[],
+  options?: QueryOptions,
+): Promise<Results<T>> {
+  let prepared = cache.byText.get(text);
+  if (prepared) {
+    // Most recently run last: the first in the map is the next to go.
+    cache.byText.delete(text);
+    cache.byText.set(text, prepared);
+  } else {
+    const name = `ws_${cache.next++}`;
+    const evict: Uint8Array[] = [];
+    if (cache.byText.size >= MAX_PREPARED) {
+      const [oldestText, oldest] = cache.byText.entries().next().value as [string, Prepared];
+      cache.byText.delete(oldestText);
+      evict.push(protocol.serialize.close({ type: "S", name: oldest.name }));
+    }
+    const described = await client.execProtocolStream(
+      concat([
+        ...evict,
+        protocol.serialize.parse({ name, text }),
+        protocol.serialize.describe({ type: "S", name }),
+        protocol.serialize.sync(),
+      ]),
+      { syncToFs: false },
+    );
+    prepared = { name, paramTypes: parse.parseDescribeStatementResults(described) };
+    cache.byText.set(text, prepared);
+  }
+  const { paramTypes } = prepared;
+  const serializers = client.serializers;
+  const values = params.map((param, i) => {
+    if (param === null || param === undefined) return null;
+    const serialize = serializers[paramTypes[i] ?? 0];
+    return serialize ? serialize(param) : String(param);
+  });
+  const messages = await client.execProtocolStream(
+    concat([
+      protocol.serialize.bind({ statement: prepared.name, values }),
+      protocol.serialize.describe({ type: "P" }),
+      protocol.serialize.execute({}),
+      protocol.serialize.sync(),
+    ]),
+    { syncToFs: false },
+  );
+  if (!client.isInTransaction()) await client.syncToFs();
+  return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+}
+
+/** Statements worth keeping prepared: data statements, not DDL or session commands. */
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * The PGlite client as drizzle should see it: its statements outside transactions run prepared
+ * (see above); everything else is the client itself.
+ */
+export function withPreparedQueries(client: PGlite): PGlite {
+  const query = (text: string, params?: unknown[], options?: QueryOptions) =>
+    DATA_STATEMENT.test(text)
+      ? queryPrepared(client, text, params ?? [], options)
+      : client.query(text, params, options);
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === "query") return query;
+      const value = Reflect.get(target, property, target);
+      // PGlite's methods use private fields: they must run on the client itself.
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
