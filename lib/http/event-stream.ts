@@ -7,7 +7,7 @@ import type { LoggedEvent } from "@/lib/stream/types";
 
 export function eventStreamResponse(
   request: Request,
-  follow: (signal: AbortSignal) => AsyncIterable<LoggedEvent>,
+  follow: (signal: AbortSignal) => AsyncIterable<LoggedEvent[]>,
   { headers }: { headers?: Record<string, string> } = {},
 ): Response {
   const abort = new AbortController();

@@ -91,7 +91,11 @@ export type FollowOptions = {
   first?: { runningTurnId: string | null; events: LoggedEvent[] };
 };
 
-export async function* followEvents(options: FollowOptions): AsyncGenerator<LoggedEvent> {
+/**
+ * The workstream's events after `after`, in order, in the batches they became known in (a log
+ * read, a commit announced): the stream sends each batch in one write.
+ */
+export async function* followEvents(options: FollowOptions): AsyncGenerator<LoggedEvent[]> {
   const { workstreamId, signal } = options;
   const deps = { ...realDeps, ...options.deps };
   const read = (after: number) => deps.readEvents({ workstreamId, after, limit: READ_LIMIT });
@@ -107,21 +111,23 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
   let readMore = false; // the catch-up read past the first page
   /** Yields `events` past `last` in order; true once the bound turn's terminal event is out. */
   let ended = false;
-  function* deliver(events: LoggedEvent[], { inOrder = false } = {}): Generator<LoggedEvent> {
+  function deliver(events: LoggedEvent[], { inOrder = false } = {}): LoggedEvent[] {
+    const out: LoggedEvent[] = [];
     for (const event of events) {
       if (event.offset <= last) continue;
-      if (inOrder && event.offset !== last + 1) return;
+      if (inOrder && event.offset !== last + 1) break;
       last = event.offset;
-      yield event;
+      out.push(event);
       if (isTerminal(event.chunk) && (bound === null || event.turnId === bound)) {
         ended = true;
-        return;
+        break;
       }
     }
+    return out;
   }
   try {
     if (options.known) {
-      yield* deliver(options.known, { inOrder: true });
+      yield* nonEmpty(deliver(options.known, { inOrder: true }));
       if (ended) return;
     }
     // Catch up from the log. With no turn open, the whole backlog is replayed; it ends at the
@@ -131,12 +137,13 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
       const batch = firstRead ?? (await read(last));
       firstRead = undefined;
       if (bound === null) {
-        for (const event of batch) {
-          last = event.offset;
-          yield event;
+        const newest = batch.at(-1);
+        if (newest) {
+          last = newest.offset;
+          yield batch;
         }
       } else {
-        yield* deliver(batch);
+        yield* nonEmpty(deliver(batch));
         if (ended) return;
       }
       if (batch.length < READ_LIMIT) break;
@@ -147,7 +154,7 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
     bound ??= await options.openTurnId();
     if (bound === null) {
       // Nothing running: what landed since the last read ends with the turn it belongs to.
-      yield* deliver(await read(last));
+      yield* nonEmpty(deliver(await read(last)));
       return;
     }
     let more = false; // the last read was full: read on without waiting
@@ -169,15 +176,15 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
       if (needsRead) {
         const events = await read(last);
         more = events.length === READ_LIMIT;
-        yield* deliver(events);
+        yield* nonEmpty(deliver(events));
         if (ended) return;
         if (events.length === 0 && (await options.openTurnId()) !== bound) {
           // The turn ended (or was reaped) after this read: its last events are in the log now.
-          yield* deliver(await read(last));
+          yield* nonEmpty(deliver(await read(last)));
           return;
         }
       } else {
-        yield* deliver(live, { inOrder: true });
+        yield* nonEmpty(deliver(live, { inOrder: true }));
         if (ended) return;
       }
     }
@@ -185,4 +192,9 @@ export async function* followEvents(options: FollowOptions): AsyncGenerator<Logg
     subscription.close();
     signal.removeEventListener("abort", wakeOnAbort);
   }
+}
+
+/** Yields `events` when there are any: a batch is never empty. */
+function* nonEmpty(events: LoggedEvent[]): Generator<LoggedEvent[]> {
+  if (events.length > 0) yield events;
 }

@@ -21,16 +21,20 @@ const STREAM_HEADERS = {
 
 export const SSE_HEADERS = { ...STREAM_HEADERS, "x-vercel-ai-ui-message-stream": "v1" } as const;
 
-/** One SSE event: an optional id, then the JSON (or literal) data line. */
-function sseEvent(data: unknown, id?: number): Uint8Array {
+/** One SSE event's text: an optional id, then the JSON (or literal) data line. */
+function sseText(data: unknown, id?: number): string {
   const body = typeof data === "string" ? data : JSON.stringify(data);
-  return encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}data: ${body}\n\n`);
+  return `${id === undefined ? "" : `id: ${id}\n`}data: ${body}\n\n`;
+}
+
+function sseEvent(data: unknown, id?: number): Uint8Array {
+  return encoder.encode(sseText(data, id));
 }
 
 const PING = encoder.encode(": ping\n\n");
 
 export function sseResponse(
-  events: AsyncIterable<LoggedEvent>,
+  events: AsyncIterable<LoggedEvent[]>,
   { abort, headers = {} }: { abort: AbortController; headers?: Record<string, string> },
 ): Response {
   const iterator = events[Symbol.asyncIterator]();
@@ -53,7 +57,10 @@ export function sseResponse(
           controller.close();
           return;
         }
-        controller.enqueue(sseEvent(value.chunk, value.offset));
+        // A batch (the events one commit announced, or one log read) goes out in one write.
+        let text = "";
+        for (const event of value) text += sseText(event.chunk, event.offset);
+        controller.enqueue(encoder.encode(text));
       } catch (error) {
         clearInterval(heartbeat);
         if (cancelled) return;

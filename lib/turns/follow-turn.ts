@@ -47,7 +47,7 @@ export function followTurn({
   known?: LoggedEvent[];
   subscription?: WorkstreamSubscription;
   first?: FollowOptions["first"];
-}): AsyncIterable<LoggedEvent> {
+}): AsyncIterable<LoggedEvent[]> {
   // A client may leave before the stream is ever read: the subscription must not outlive it.
   if (subscription) signal.addEventListener("abort", () => subscription.close(), { once: true });
   return followEvents({
