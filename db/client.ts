@@ -13,7 +13,7 @@ import type { Sql } from "postgres";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
 import { lockDataDir } from "./lock";
-import { queryPrepared, withPreparedQueries } from "./pglite-prepared";
+import { queryPrepared, withPreparedQueries, withPreparedStatements } from "./prepared";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -127,7 +127,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // postgres-js sees every statement, the ones sent outside drizzle included.
       debug: options.onQuery && ((_connection, query) => options.onQuery?.(query)),
     });
-    const db: Db = drizzle(client, { schema });
+    const db: Db = drizzle({ client: withPreparedStatements(client), schema });
     return {
       kind: "postgres",
       db,
@@ -241,9 +241,8 @@ const dialect = new PgDialect();
 
 /**
  * Runs one of the turn's hot statements (constant text, positional parameters) as a prepared
- * statement on Postgres: parsed and planned once per connection, then sent as parameters only.
- * drizzle's `db.execute` sends every statement unprepared. On PGlite it is a named statement too
- * (db/pglite-prepared.ts).
+ * statement (parsed and planned once, then sent as parameters only; db/prepared.ts), straight
+ * to the driver: without drizzle's session, its logger and its result mapping.
  */
 export async function executePrepared<T>(query: SQL): Promise<T[]> {
   const handle = await getDatabase();

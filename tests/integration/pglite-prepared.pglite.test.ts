@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
-import { queryPrepared } from "@/db/pglite-prepared";
+import { queryPrepared } from "@/db/prepared";
 
 let handle: Extract<DatabaseHandle, { kind: "pglite" }>;
 

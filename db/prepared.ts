@@ -1,3 +1,7 @@
+// Prepared statements for the app's data statements, on both databases. postgres-js prepares
+// only when asked, and drizzle asks only for its own `.prepare()`d queries: the client drizzle
+// sees asks for every data statement, so Postgres parses and plans each once per connection.
+//
 // Named prepared statements on PGlite. PGlite's own `query()` parses, analyzes and plans every
 // statement again and crosses into WebAssembly six times for it (parse, describe, bind, describe,
 // execute, sync). The app's statements have constant text, so each is parsed once per database
@@ -11,6 +15,7 @@ import {
   type QueryOptions,
   type Results,
 } from "@electric-sql/pglite";
+import type { Sql } from "postgres";
 import { processSingleton } from "@/lib/server/singleton";
 
 type Prepared = { name: string; paramTypes: number[] };
@@ -154,6 +159,24 @@ export function withPreparedQueries(client: PGlite): PGlite {
       const value = Reflect.get(target, property, target);
       // PGlite's methods use private fields: they must run on the client itself.
       return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The postgres-js client as drizzle should see it: data statements sent outside transactions are
+ * prepared (postgres-js keeps them per connection, and connections are recycled within the hour).
+ */
+export function withPreparedStatements(client: Sql): Sql {
+  const unsafe = ((text: string, params?: unknown[], options?: { prepare?: boolean }) =>
+    client.unsafe(text, params as never[], {
+      ...options,
+      prepare: DATA_STATEMENT.test(text) || options?.prepare === true,
+    })) as Sql["unsafe"];
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === "unsafe") return unsafe;
+      return Reflect.get(target, property, target);
     },
   });
 }
