@@ -93,6 +93,9 @@ export const messages = pgTable(
   (t) => [
     primaryKey({ columns: [t.workstreamId, t.id] }),
     uniqueIndex("messages_workstream_seq_idx").on(t.workstreamId, t.seq),
+    // A turn's messages, read by the post-turn jobs after every turn: without it that read scans
+    // the workstream's whole history.
+    index("messages_turn_idx").on(t.turnId).where(sql`${t.turnId} is not null`),
     // Full-text search over the text parts (the search_history tool); tool calls are left out.
     index("messages_search_idx").using("gin", messageSearchVector(t.parts)),
   ],

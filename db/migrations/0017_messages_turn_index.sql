@@ -1,0 +1,1 @@
+CREATE INDEX "messages_turn_idx" ON "messages" USING btree ("turn_id") WHERE "messages"."turn_id" is not null;
