@@ -78,6 +78,8 @@ export const turns = pgTable(
     index("turns_workstream_created_idx").on(t.workstreamId, t.createdAt),
     index("turns_lease_idx").on(t.state, t.leaseExpiresAt),
     index("turns_user_created_idx").on(t.userId, t.createdAt),
+    // The admin usage view reads an organization's turns of the last days by their start.
+    index("turns_org_created_idx").on(t.organizationId, t.createdAt),
     // The memory digest reads an organization's completed turns in the order they ended.
     index("turns_org_ended_idx")
       .on(t.organizationId, t.endedAt)

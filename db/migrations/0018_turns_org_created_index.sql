@@ -1,0 +1,1 @@
+CREATE INDEX "turns_org_created_idx" ON "turns" USING btree ("organization_id","created_at");
