@@ -20,7 +20,8 @@ import { processSingleton } from "@/lib/server/singleton";
 
 type Prepared = { name: string; paramTypes: number[] };
 
-type Cache = { byText: Map<string, Prepared>; next: number };
+/** `toClose`: statements to close with the next one prepared (stale, or least recently run). */
+type Cache = { byText: Map<string, Prepared>; next: number; toClose: string[] };
 
 /**
  * Statements kept prepared per handle, the least recently run closed first. The app has a few
@@ -33,20 +34,10 @@ const caches = processSingleton("pglite-prepared", () => new WeakMap<PGlite, Cac
 function cacheOf(client: PGlite): Cache {
   let cache = caches.get(client);
   if (!cache) {
-    cache = { byText: new Map(), next: 0 };
+    cache = { byText: new Map(), next: 0, toClose: [] };
     caches.set(client, cache);
   }
   return cache;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Postgres's codes for a prepared statement gone stale (a table changed shape, or it is gone). */
@@ -74,15 +65,7 @@ export async function queryPrepared<T>(
         // A migration changed a table under a running server: the statement is prepared again.
         const stale = cache.byText.get(text);
         cache.byText.delete(text);
-        if (stale) {
-          await client.execProtocolStream(
-            concat([
-              protocol.serialize.close({ type: "S", name: stale.name }),
-              protocol.serialize.sync(),
-            ]),
-            { syncToFs: false },
-          );
-        }
+        if (stale) cache.toClose.push(stale.name);
         return run<T>(client, cache, text, params, options);
       }
     }),
@@ -103,15 +86,17 @@ async function run<T>(
     cache.byText.set(text, prepared);
   } else {
     const name = `ws_${cache.next++}`;
-    const evict: Uint8Array[] = [];
     if (cache.byText.size >= MAX_PREPARED) {
       const [oldestText, oldest] = cache.byText.entries().next().value as [string, Prepared];
       cache.byText.delete(oldestText);
-      evict.push(protocol.serialize.close({ type: "S", name: oldest.name }));
+      cache.toClose.push(oldest.name);
     }
+    const closes = cache.toClose
+      .splice(0)
+      .map((stale) => protocol.serialize.close({ type: "S", name: stale }));
     const described = await client.execProtocolStream(
-      concat([
-        ...evict,
+      Buffer.concat([
+        ...closes,
         protocol.serialize.parse({ name, text }),
         protocol.serialize.describe({ type: "S", name }),
         protocol.serialize.sync(),
@@ -129,7 +114,7 @@ async function run<T>(
     return serialize ? serialize(param) : String(param);
   });
   const messages = await client.execProtocolStream(
-    concat([
+    Buffer.concat([
       protocol.serialize.bind({ statement: prepared.name, values }),
       protocol.serialize.describe({ type: "P" }),
       protocol.serialize.execute({}),
