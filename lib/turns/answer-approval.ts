@@ -22,6 +22,7 @@ import { appendEventsLocked } from "@/lib/stream/event-log";
 import { getFanout, publishLive } from "@/lib/stream/fanout-instance";
 import { type LoggedChunk, type LoggedEvent, statusChunk } from "@/lib/stream/types";
 import { continueTurn } from "./continue-turn";
+import { runRegistry } from "./run-registry";
 
 /** What the model is told of an approval nobody answered in time. */
 export const EXPIRED_REASON = "Nobody answered the approval request in time, so it expired.";
@@ -70,43 +71,47 @@ export async function answerApproval({
   grantDays?: number | null;
 }): Promise<AnswerResult> {
   const state = approved ? "approved" : "denied";
-  const result = await decide({
-    workstreamId,
-    turnId,
-    owner: viewer,
-    pick: (turn, rows) => {
-      const target = rows.find((row) => row.id === approvalId);
-      if (!target) throw new AppError("not_found:approval");
-      if (target.state !== "pending" || turn.state !== "suspended") {
-        throw new AppError("conflict:approval_answered", {
-          details: { state: target.state === "pending" ? turn.state : target.state },
-        });
-      }
-      const first = rows.find((row) => row.state === "pending");
-      if (first && first.id !== target.id) {
-        throw new AppError("conflict:approval_order", { details: { approvalId: first.id } });
-      }
-      return [target];
-    },
-    state,
-    reason,
-    decidedBy: viewer.userId,
-    source: "user",
-    grant: approved && grantDays ? { days: grantDays, createdBy: viewer.userId } : null,
+  // Held from before the commit that may make this process the turn's owner until its run is
+  // registered (continueTurn), so the reaper never takes it for one whose close failed.
+  return runRegistry.holding(turnId, async () => {
+    const result = await decide({
+      workstreamId,
+      turnId,
+      owner: viewer,
+      pick: (turn, rows) => {
+        const target = rows.find((row) => row.id === approvalId);
+        if (!target) throw new AppError("not_found:approval");
+        if (target.state !== "pending" || turn.state !== "suspended") {
+          throw new AppError("conflict:approval_answered", {
+            details: { state: target.state === "pending" ? turn.state : target.state },
+          });
+        }
+        const first = rows.find((row) => row.state === "pending");
+        if (first && first.id !== target.id) {
+          throw new AppError("conflict:approval_order", { details: { approvalId: first.id } });
+        }
+        return [target];
+      },
+      state,
+      reason,
+      decidedBy: viewer.userId,
+      source: "user",
+      grant: approved && grantDays ? { days: grantDays, createdBy: viewer.userId } : null,
+    });
+    // Two answers at once: the second found it answered by the first.
+    if (!result || result.decided.length === 0) {
+      throw new AppError("conflict:approval_answered", { details: { state: "answered" } });
+    }
+    await announce(result, workstreamId);
+    const next = result.remaining[0];
+    return {
+      turnId,
+      approvalId,
+      state,
+      continued: result.serverRunId !== null,
+      next: next ? { approvalId: next.id, toolName: next.toolName } : null,
+    };
   });
-  // Two answers at once: the second found it answered by the first.
-  if (!result || result.decided.length === 0) {
-    throw new AppError("conflict:approval_answered", { details: { state: "answered" } });
-  }
-  await announce(result, workstreamId);
-  const next = result.remaining[0];
-  return {
-    turnId,
-    approvalId,
-    state,
-    continued: result.serverRunId !== null,
-    next: next ? { approvalId: next.id, toolName: next.toolName } : null,
-  };
 }
 
 /**
@@ -123,22 +128,24 @@ export async function expireApprovals({
   workstreamId: string;
   approvalIds: string[];
 }): Promise<{ expired: number; continued: boolean }> {
-  const result = await decide({
-    workstreamId,
-    turnId,
-    owner: null,
-    pick: (turn, rows) =>
-      turn.state === "suspended"
-        ? rows.filter((row) => row.state === "pending" && approvalIds.includes(row.id))
-        : [],
-    state: "expired",
-    reason: EXPIRED_REASON,
-    decidedBy: null,
-    source: "timeout",
+  return runRegistry.holding(turnId, async () => {
+    const result = await decide({
+      workstreamId,
+      turnId,
+      owner: null,
+      pick: (turn, rows) =>
+        turn.state === "suspended"
+          ? rows.filter((row) => row.state === "pending" && approvalIds.includes(row.id))
+          : [],
+      state: "expired",
+      reason: EXPIRED_REASON,
+      decidedBy: null,
+      source: "timeout",
+    });
+    if (!result || result.decided.length === 0) return { expired: 0, continued: false };
+    await announce(result, workstreamId);
+    return { expired: result.decided.length, continued: result.serverRunId !== null };
   });
-  if (!result || result.decided.length === 0) return { expired: 0, continued: false };
-  await announce(result, workstreamId);
-  return { expired: result.decided.length, continued: result.serverRunId !== null };
 }
 
 async function decide({
@@ -301,6 +308,6 @@ async function announce(result: Decided, workstreamId: string): Promise<void> {
   }).catch((error: unknown) => console.error("[approvals] live update failed:", error));
   if (serverRunId) {
     const lastOffset = events.at(-1)?.offset ?? 0;
-    continueTurn({ turnId: turn.id, serverRunId, lastOffset });
+    continueTurn({ turnId: turn.id, workstreamId, serverRunId, lastOffset });
   }
 }

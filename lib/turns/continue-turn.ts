@@ -69,10 +69,12 @@ type Continuation = {
  */
 export function continueTurn({
   turnId,
+  workstreamId,
   serverRunId,
   lastOffset,
 }: {
   turnId: string;
+  workstreamId: string;
   serverRunId: string;
   lastOffset: number;
 }): void {
@@ -81,6 +83,9 @@ export function continueTurn({
   const done = new Promise<void>((resolve) => {
     finished = resolve;
   });
+  // Registered before the read-back: the turn is this process's already, and while it is read
+  // the reaper must see it as running here (a stop finds it here too).
+  runRegistry.register({ turnId, workstreamId, serverRunId, controller, done });
   void (async () => {
     let read: Continuation | null = null;
     try {
@@ -90,10 +95,10 @@ export function continueTurn({
     }
     if (!read || read.turn.serverRunId !== serverRunId) {
       await failTaken(turnId, serverRunId, lastOffset);
+      runRegistry.unregister(turnId);
       return;
     }
     const { turn, workstream } = read;
-    runRegistry.register({ turnId, workstreamId: workstream.id, serverRunId, controller, done });
     bus.emit({
       type: "SessionTurnStart",
       turnId,
@@ -114,7 +119,10 @@ export function continueTurn({
       resumed: read.resumed,
     });
   })()
-    .catch((error: unknown) => logTurnError(turnId, "could not go on", error))
+    .catch((error: unknown) => {
+      runRegistry.unregister(turnId);
+      logTurnError(turnId, "could not go on", error);
+    })
     .finally(finished);
 }
 

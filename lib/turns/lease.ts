@@ -74,6 +74,8 @@ export async function reapOrphanedTurns(): Promise<string[]> {
   for (const turn of candidates) {
     if (turn.ownerId === PROCESS_ID && runRegistry.get(turn.id)) continue;
     const expired = turn.leaseExpiresAt !== null && turn.leaseExpiresAt.getTime() < Date.now();
+    // About to be registered here (its lease still runs): not a failed close.
+    if (turn.ownerId === PROCESS_ID && !expired && runRegistry.isReserved(turn.id)) continue;
     const orphanedHere = turn.ownerId === PROCESS_ID; // ours, but no run: a failed close
     if (!expired && !orphanedHere && !ownerIsGone(turn.ownerId, handle.kind === "pglite")) continue;
     if (await reapTurn(turn)) reaped.push(turn.id);

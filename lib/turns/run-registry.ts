@@ -12,10 +12,44 @@ export type RegisteredRun = {
 };
 
 const runs = processSingleton("runs", () => new Map<string, RegisteredRun>());
+/**
+ * Turns this process is about to own: a commit makes it their owner before their run can be
+ * registered (the opening statement, an approval taking a turn back), and the reaper must not
+ * take such a turn for one whose close failed.
+ */
+const reserved = processSingleton("reserved-runs", () => new Map<string, number>());
 
 export const runRegistry = {
   register(run: RegisteredRun): void {
     runs.set(run.turnId, run);
+  },
+  /**
+   * Holds `turnId` for this process until the returned release is called (after the run is
+   * registered, or the commit did not happen). Holds nest: each release undoes one.
+   */
+  reserve(turnId: string): () => void {
+    reserved.set(turnId, (reserved.get(turnId) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (reserved.get(turnId) ?? 1) - 1;
+      if (left > 0) reserved.set(turnId, left);
+      else reserved.delete(turnId);
+    };
+  },
+  /** Runs `work` with `turnId` reserved (see `reserve`), released when it settles. */
+  async holding<T>(turnId: string, work: () => Promise<T>): Promise<T> {
+    const release = runRegistry.reserve(turnId);
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  },
+  /** Whether this process is about to run `turnId` (a reservation not yet released). */
+  isReserved(turnId: string): boolean {
+    return reserved.has(turnId);
   },
   unregister(turnId: string): void {
     runs.delete(turnId);

@@ -59,6 +59,9 @@ export async function startTurn({
     organizationId: known?.organizationId,
     run: "start",
   });
+  // The opening commit makes this process the turn's owner before its run is registered below:
+  // held meanwhile, so the reaper never takes it for one whose close failed.
+  const release = runRegistry.reserve(turnId);
   const receive = stage({ turnId, trace }, "RECEIVE_INPUT", async () => {
     // Without a checked viewer there are no RECEIVE_INPUT hooks to run (see above).
     const input = known
@@ -96,6 +99,7 @@ export async function startTurn({
 
   // Refused (not found, busy, rate limited, a guard): the turn never opened; its span ends so.
   const opened = await receive.catch((error: unknown) => {
+    release();
     trace.end({ state: "refused", errorCode: error instanceof AppError ? error.code : undefined });
     throw error;
   });
@@ -128,6 +132,7 @@ export async function startTurn({
     finished = resolve;
   });
   runRegistry.register({ turnId, workstreamId, serverRunId, controller, done });
+  release();
   bus.emit({
     type: "SessionTurnStart",
     turnId,

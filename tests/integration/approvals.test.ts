@@ -12,6 +12,7 @@ import { createEmbeddedRunner } from "@/inngest/runner";
 import { argsHash } from "@/lib/approvals/hash";
 import { wireDomains } from "@/lib/server/wiring";
 import { registerHook } from "@/lib/turns/hooks";
+import { reapOrphanedTurns } from "@/lib/turns/lease";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { send, userMessage } from "../support/fixtures";
@@ -474,5 +475,36 @@ describe("a tool that needs approval", () => {
     expect(statuses(followed.events).at(-1)).toBe("ready");
     expect(await messagesOf(desk.targetId)).toHaveLength(0);
     expect((await turnRow(turnId))?.state).toBe("completed");
+  });
+
+  it("R6 A3 the process taking an approved turn back never reaps it as a failed close while it reads it back", async () => {
+    const desk = await deskWithTarget(server.url);
+    const { turnId, approvalIds, events } = await sendUntilSuspended(
+      desk,
+      "tell my Launch notes workstream: the reaper keeps out",
+    );
+    const suspendedAt = Math.max(...events.map((event) => event.offset ?? 0));
+    // This process's reaper runs without pause while the answer commits and the turn goes on:
+    // between the commit that makes this process the owner and the run's start it must hold off.
+    let answering = true;
+    const reaped: string[] = [];
+    const reaper = (async () => {
+      while (answering || (await turnRow(turnId))?.state === "active") {
+        reaped.push(...(await reapOrphanedTurns()));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const approved = await answer(desk.client, desk, turnId, String(approvalIds[0]), {
+      approved: true,
+    });
+    answering = false;
+    await reaper;
+    expect(approved.body).toMatchObject({ state: "approved", continued: true });
+    expect(reaped).toEqual([]);
+    const followed = await followFrom(desk, suspendedAt);
+    const last = followed.events.filter((event) => event.data.type === "data-status").at(-1);
+    expect(last?.data.data).toEqual({ state: "ready", turnId });
+    expect((await turnRow(turnId))?.state).toBe("completed");
+    expect(await messagesOf(desk.targetId)).toHaveLength(1);
   });
 });

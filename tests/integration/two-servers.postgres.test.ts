@@ -75,7 +75,12 @@ describe("two server processes on one Postgres", () => {
         `/api/workstreams/${owner.workstreamId}/events?after=${suspendedAt}`,
       ),
     );
-    expect(statuses(followed.events).at(-1)).toBe("ready");
+    // The whole status, so a failure shows the error's code and sentence, not only "error".
+    const lastStatus = followed.events.filter((event) => event.data.type === "data-status").at(-1);
+    expect(
+      lastStatus?.data.data,
+      `A:\n${a.output().slice(-1_500)}\nB:\n${b.output().slice(-1_500)}`,
+    ).toEqual({ state: "ready", turnId });
     expect(
       followed.events.every((event) =>
         event.data.type === "data-status"
