@@ -5,9 +5,8 @@
 // processes never hand over the same row at the same time; the event id is also Inngest's
 // de-duplication id, so a re-send after a crash is harmless.
 import "server-only";
-import { and, asc, inArray, isNull, lte, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { executePrepared, type Tx, transaction } from "@/db/client";
-import { jobEvents } from "@/db/schema";
 import type { JobEvent } from "./define";
 
 export type Delivery =
@@ -109,36 +108,27 @@ export function createOutbox({
     return adopted;
   }
 
-  /** The general hand-over: lock the pending rows, enqueue their jobs, mark them; one transaction. */
+  /**
+   * The general hand-over, one transaction: the pending rows are locked and marked handed over in
+   * one statement, then their jobs are enqueued; a failed enqueue rolls the marks back.
+   */
   function enqueueInTransaction(embedded: Extract<Delivery, { kind: "embedded" }>) {
     return transaction(async (tx) => {
-      const pending = await tx
-        .select({
-          id: jobEvents.id,
-          name: jobEvents.name,
-          data: jobEvents.data,
-          created_at: jobEvents.createdAt,
-          ts: jobEvents.ts,
-          attempts: jobEvents.attempts,
-        })
-        .from(jobEvents)
-        .where(
-          and(isNull(jobEvents.dispatchedAt), lte(jobEvents.nextAttemptAt, new Date(clock.now()))),
-        )
-        .orderBy(asc(jobEvents.createdAt))
-        .limit(batchSize)
-        .for("update", { skipLocked: true });
+      const result = await tx.execute(sql`
+        update "job_events" set "dispatched_at" = ${at(0)}::timestamptz
+        where "id" in (select "id" from "job_events"
+          where "dispatched_at" is null and "next_attempt_at" <= ${at(0)}::timestamptz
+          order by "created_at" limit ${batchSize} for update skip locked)
+        returning "id", "name", "data", "created_at", "ts", "attempts"`);
+      const pending = (
+        Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
+      ) as PendingRow[];
       if (!pending.length) return 0;
-      await embedded.enqueue(tx, pending.map(toEvent));
-      await tx
-        .update(jobEvents)
-        .set({ dispatchedAt: new Date(clock.now()) })
-        .where(
-          inArray(
-            jobEvents.id,
-            pending.map((row) => row.id),
-          ),
-        );
+      // In the order they were written (an update returns rows in no particular order).
+      const events = pending
+        .toSorted((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime())
+        .map(toEvent);
+      await embedded.enqueue(tx, events);
       return pending.length;
     });
   }

@@ -46,11 +46,14 @@ function describeIssues(error: z.ZodError): string {
   return `refused: invalid event data (${issues.join(", ")})`;
 }
 
+/** How a run settled: its job queued again for a retry, or done with here. */
+export type Settled = "requeued" | "ended";
+
 export async function executeJob(
   job: JobRow,
   definition: AnyJobDefinition,
   settings: RunSettings,
-): Promise<void> {
+): Promise<Settled> {
   const { db, now, owner } = settings;
   const fence: Fence = { id: job.id, owner, attempt: job.attempts };
   const stored = job.event as JobEvent;
@@ -58,7 +61,7 @@ export async function executeJob(
   if (job.attempts > job.maxAttempts) {
     // Its last attempt was claimed by a process that died before settling it.
     await giveUp(job, stored, new Error("The job's last attempt did not finish."), settings);
-    return;
+    return "ended";
   }
 
   const parsed = definition.trigger.schema.safeParse(stored.data);
@@ -67,7 +70,7 @@ export async function executeJob(
       `[jobs] ${definition.id} refused event ${stored.id}: its data does not match the event's schema`,
     );
     await failJob(db, fence, now(), describeIssues(parsed.error));
-    return;
+    return "ended";
   }
 
   let lost = false;
@@ -161,15 +164,15 @@ export async function executeJob(
         `[jobs] ${definition.id} run ${job.id} lost its lease; its completion is refused`,
       );
     }
-    return;
+    return "ended";
   }
   if (lost || failure.error instanceof LeaseLostError) {
     console.warn(`[jobs] ${definition.id} run ${job.id} lost its lease; its result is dropped`);
-    return;
+    return "ended";
   }
   if (job.attempts >= job.maxAttempts) {
     await giveUp(job, stored, failure.error, settings);
-    return;
+    return "ended";
   }
   const { code } = failureCode(failure.error);
   // The steps that finished before the failure are kept for the retry.
@@ -177,7 +180,9 @@ export async function executeJob(
     console.warn(
       `[jobs] ${definition.id} run ${job.id} attempt ${job.attempts} failed (${code}, ${errorClass(failure.error)}); it will be retried`,
     );
+    return "requeued";
   }
+  return "ended";
 }
 
 async function giveUp(

@@ -8,7 +8,7 @@ import { errorClass } from "@/lib/server/error-class";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import type { AnyJobDefinition, JobEvent } from "../define";
 import { type JobFailure, recordJobFailure } from "../failures";
-import { executeJob } from "./execute";
+import { executeJob, type Settled } from "./execute";
 import { type FunctionPlan, planOf, retentionMs } from "./plan";
 import {
   adoptEvents,
@@ -116,6 +116,8 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
   const running = new Set<Promise<void>>();
   let draining: Promise<number> | undefined;
   let woken = false;
+  // Someone asked since the last claim (an enqueue, a poll, runDue), not only a job settling.
+  let asked = false;
   let signal: () => void = () => {};
   let stopped = false;
   let polling = false;
@@ -123,8 +125,9 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
   let lastCleanup = Number.NEGATIVE_INFINITY;
 
   /** A job settled or someone asked: the loop looks for claimable jobs again. */
-  const notify = () => {
+  const notify = ({ ask = false } = {}) => {
     woken = true;
+    if (ask) asked = true;
     const wakeUp = signal;
     signal = () => {};
     wakeUp();
@@ -133,7 +136,11 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
   function launch(job: JobRow, db: Db): void {
     const definition = definitions.get(job.functionId);
     if (!definition) return;
+    let settled: Settled = "ended";
     const run = executeJob(job, definition, { ...settings, db })
+      .then((how) => {
+        settled = how;
+      })
       .catch((error: unknown) => {
         // The job keeps its lease until it lapses, then it is claimed and run again.
         console.error(
@@ -142,7 +149,8 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
       })
       .finally(() => {
         running.delete(run);
-        notify();
+        // A retry may be due at once (no backoff): that asks for a claim like an enqueue.
+        notify({ ask: settled === "requeued" });
       });
     running.add(run);
   }
@@ -170,12 +178,27 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
   async function drainLoop(): Promise<number> {
     const db = await database();
     let ran = 0;
+    // The last claim found nothing more due than it took: a job settling since then frees room
+    // but makes nothing due (functions whose runs wait on others are "controlled", and their
+    // being due ends this), so only an ask claims again. Jobs that fall due by the clock (a
+    // retry's backoff, a delayed event) are found by the next poll, which asks.
+    let exhausted = false;
+    asked = true;
     for (;;) {
       const crowded = await yieldToTurns();
       woken = false;
       if (stopped) return ran;
+      if (exhausted && !asked) {
+        if (running.size === 0) return ran;
+        await new Promise<void>((resolve) => {
+          signal = resolve;
+        });
+        continue;
+      }
+      asked = false;
       const limit = crowded ? 1 : maxRunning;
       const room = limit - running.size;
+      exhausted = false;
       if (room > 0) {
         const round = await claimFree(db, free, controlled, owner, clock.now(), leaseMs, room);
         for (const job of round.jobs) launch(job, db);
@@ -189,6 +212,7 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
           // After a claim, a plain read says whether another is worth a claiming transaction.
           more = await anyDue(db, controlled, clock.now());
         }
+        exhausted = round.jobs.length < room && !more;
       }
       if (stopped) return ran;
       if (woken) continue;
@@ -201,7 +225,7 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
 
   function drain(): Promise<number> {
     if (draining) {
-      notify();
+      notify({ ask: true });
       return draining;
     }
     const current = drainLoop().finally(() => {

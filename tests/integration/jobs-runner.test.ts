@@ -14,6 +14,7 @@ import {
   type JobContext,
   type JobEvent,
 } from "@/inngest/define";
+import { createOutbox } from "@/inngest/outbox";
 import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/runner";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
@@ -134,6 +135,32 @@ describe("embedded runner", () => {
     expect(calls).toBe(2);
     const [job] = await jobsOf(fn);
     expect(job).toMatchObject({ state: "completed", attempts: 2, leaseOwner: null });
+  });
+
+  it("J2 a run settling with nothing more due costs no claim; a retry due at once runs in the same pass", async () => {
+    const clock = fakeClock();
+    const fn = testFunction({}, async () => {});
+    const runner = runnerFor(fn, clock);
+    await enqueue(runner, eventFor(fn, { note: "one" }));
+    recording = [];
+    expect(await runner.runDue()).toBe(1);
+    const statements = recording;
+    recording = null;
+    // The claim that took it, and its completion: no second claim to learn that nothing is left.
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toContain("\"state\" = 'running'");
+    expect((await jobsOf(fn))[0]?.state).toBe("completed");
+
+    let calls = 0;
+    const flaky = testFunction({ retries: 1 }, async () => {
+      calls++;
+      if (calls === 1) throw new Error("first attempt fails");
+    });
+    const retrying = runnerFor(flaky, clock, { backoffMs: () => 0 });
+    await enqueue(retrying, eventFor(flaky, { note: "again" }));
+    expect(await retrying.runDue()).toBe(2);
+    expect(calls).toBe(2);
+    expect((await jobsOf(flaky))[0]).toMatchObject({ state: "completed", attempts: 2 });
   });
 
   it("J2 enqueueing one event twice adds one job", async () => {
@@ -602,6 +629,65 @@ describe("embedded runner", () => {
     expect(await first.adopt(events)).toBe(0);
     await first.runDue();
     expect(ran.sort()).toEqual(events.map((event) => (event.data as Data).note).sort());
+  });
+
+  it("J3 the outbox's transactional hand-over marks the rows as it locks them, and a failed enqueue leaves them pending", async () => {
+    // The outbox compares its clock with the rows' times, which the database wrote: now.
+    const clock = fakeClock(Date.now() + 1_000);
+    const seen: string[] = [];
+    const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
+      seen.push(c.event.data.note);
+    });
+    const runner = runnerFor(fn, clock);
+    const events = ["one", "two"].map((note, i) =>
+      eventFor(fn, { key: "k", note }, clock.now() + i),
+    );
+    const db = await getDb();
+    await db.insert(jobEvents).values(
+      events.map((event) => ({
+        id: event.id,
+        name: event.name,
+        data: event.data,
+        ts: new Date(event.ts),
+      })),
+    );
+    const pendingOf = async () =>
+      (await db.select().from(jobEvents).where(isNull(jobEvents.dispatchedAt))).filter((row) =>
+        events.some((event) => event.id === row.id),
+      );
+    let failing = true;
+    const outbox = createOutbox({
+      clock,
+      delivery: {
+        kind: "embedded",
+        // A debounced function: the hand-over is the transaction's (adopt declines it).
+        adopt: (taken) => runner.adopt(taken),
+        enqueue: async (tx, taken) => {
+          if (failing) throw new Error("enqueue fails");
+          return runner.enqueue(tx, taken);
+        },
+        enqueued: () => {},
+      },
+    });
+    await expect(outbox.drain()).rejects.toThrow("enqueue fails");
+    expect(await pendingOf()).toHaveLength(2);
+    expect(await jobsOf(fn)).toEqual([]);
+    failing = false;
+    recording = [];
+    expect(await outbox.drain()).toBeGreaterThanOrEqual(2);
+    const statements = recording;
+    recording = null;
+    expect(await pendingOf()).toEqual([]);
+    // Of the outbox's own statements, one is in the transaction: the locking read that marks.
+    // (The hourly cleanup of old handed-over rows, a delete, runs with the first pass too.)
+    const outboxWrites = statements.filter((text) =>
+      /^\s*(select|update)[\s\S]*"job_events"/.test(text),
+    );
+    expect(outboxWrites).toHaveLength(2); // the unlocked look, then the locking mark
+    expect(outboxWrites[1]).toMatch(/^\s*update "job_events" set "dispatched_at"/);
+    clock.advance(10_000);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual(["two"]);
   });
 
   it("J2 jobs wait while live turns run in the process, and run anyway after the longest wait", async () => {
