@@ -118,24 +118,79 @@ export async function insertJobs(
     if (seen) plain.push(absorbedRow(seen.plan, seen.event, now));
     latest.set(group, item);
   }
-  let count = 0;
-  if (plain.length > 0) {
-    const inserted = await db
-      .insert(jobs)
-      .values(plain)
-      .onConflictDoNothing({ target: [jobs.functionId, jobs.eventId] })
-      .returning({ id: jobs.id, state: jobs.state });
-    count += inserted.filter((row) => row.state !== "completed").length;
-  }
+  const groups = [...latest.values()];
   // Inside the caller's transaction as it is (a failure there fails the whole hand-over, so a
-  // savepoint would buy nothing but two statements), or in a transaction of its own.
-  const inTransaction = isTransaction(db);
-  for (const { plan, event, key } of latest.values()) {
-    count += inTransaction
-      ? await debounce(db, plan, event, key, now)
-      : await db.transaction((tx) => debounce(tx, plan, event, key, now));
+  // savepoint would buy nothing but two statements): one statement takes every key's lock and
+  // inserts the plain rows, then one statement per key. Outside one, each key gets its own.
+  if (isTransaction(db)) {
+    let count = await insertPlain(db, plain, groups.map(lockKey));
+    for (const { plan, event, key } of groups) count += await debounce(db, plan, event, key, now);
+    return count;
+  }
+  let count = plain.length > 0 ? await insertPlain(db, plain, []) : 0;
+  for (const group of groups) {
+    count += await db.transaction(async (tx) => {
+      await insertPlain(tx, [], [lockKey(group)]);
+      return debounce(tx, group.plan, group.event, group.key, now);
+    });
   }
   return count;
+}
+
+/** The debounce lock's key of a function and debounce key. */
+function lockKey({ plan, key }: { plan: FunctionPlan; key: string }): string {
+  return `${plan.id}:${key}`;
+}
+
+/**
+ * Takes the debounce locks of `lockKeys` (in a fixed order, so two enqueues never wait on each
+ * other crosswise) and inserts `rows`, in one statement; returns how many rows will run. Two
+ * enqueues of one key at once would each find no queued job and both insert one: they take turns
+ * until the caller's transaction ends. The lock cannot join the debounce's own statement: a
+ * statement reads from the snapshot it started with, which would miss a job committed while it
+ * waited for the lock.
+ */
+async function insertPlain(db: Db, rows: JobInsert[], lockKeys: string[]): Promise<number> {
+  const records = rows.map((row) => ({
+    id: row.id,
+    function_id: row.functionId,
+    event_id: row.eventId,
+    event: row.event,
+    state: row.state ?? "queued",
+    run_at: row.runAt?.toISOString(),
+    max_attempts: row.maxAttempts,
+    created_at: row.createdAt?.toISOString(),
+    concurrency_key: row.concurrencyKey ?? null,
+    throttle_key: row.throttleKey ?? null,
+    debounce_key: row.debounceKey ?? null,
+    last_error: row.lastError ?? null,
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  }));
+  // One array and one JSON parameter: the statement's text is the same whatever the counts.
+  const result = await db.execute(sql`
+    with locked as (
+      select pg_advisory_xact_lock(${DEBOUNCE_LOCK}, hashtext(k))
+      from jsonb_array_elements_text(${JSON.stringify(lockKeys.toSorted())}::jsonb) as k
+    ), inserted as (
+      insert into ${jobs} ("id", "function_id", "event_id", "event", "state", "run_at",
+        "max_attempts", "created_at", "concurrency_key", "throttle_key", "debounce_key",
+        "last_error", "finished_at")
+      select r."id", r."function_id", r."event_id", r."event", r."state", r."run_at",
+        r."max_attempts", r."created_at", r."concurrency_key", r."throttle_key",
+        r."debounce_key", r."last_error", r."finished_at"
+      from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r("id" text,
+        "function_id" text, "event_id" text, "event" jsonb, "state" text, "run_at" timestamptz,
+        "max_attempts" int, "created_at" timestamptz, "concurrency_key" text,
+        "throttle_key" text, "debounce_key" text, "last_error" text, "finished_at" timestamptz)
+      on conflict ("function_id", "event_id") do nothing
+      returning "state"
+    )
+    select (select count(*) from locked)::int as "locked",
+      (select count(*) from inserted where "state" <> 'completed')::int as "queued"`);
+  const [counted] = (
+    Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
+  ) as Array<{ queued: number }>;
+  return counted?.queued ?? 0;
 }
 
 type JobInsert = typeof jobs.$inferInsert;
@@ -187,9 +242,8 @@ function absorbedRow(plan: FunctionPlan, event: JobEvent, now: number): JobInser
  * never-started job of the same function and key is closed as absorbed, and the new row runs
  * `period` after this event, but never later than `timeout` after the first event absorbed. An
  * event older than the one waiting (sent out of order) is stored as absorbed and replaces nothing.
- * Two statements: the key's lock, then one that reads the waiting job, inserts the new row and
- * absorbs the waiting one. The lock cannot join that statement: a statement reads from the
- * snapshot it started with, which would miss a job committed while it waited for the lock.
+ * One statement, under the key's lock (taken by `insertPlain` before it): it reads the waiting
+ * job, inserts the new row and absorbs the waiting one.
  */
 async function debounce(
   tx: Db,
@@ -200,11 +254,6 @@ async function debounce(
 ): Promise<number> {
   const settings = plan.debounce;
   if (!settings) return 0;
-  // Two enqueues of one key at once would each find no queued job and both insert one: they
-  // take turns until the caller's transaction ends.
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(${DEBOUNCE_LOCK}, hashtext(${`${plan.id}:${key}`}))`,
-  );
   const row = jobRow(plan, event, now, now, keysOf(plan, event));
   const firstDeadline = settings.timeoutMs === undefined ? null : now + settings.timeoutMs;
   const result = await tx.execute(sql`

@@ -142,3 +142,42 @@ export function requireRole(viewer: Viewer, roles: readonly Role[]): void {
     throw new AppError("forbidden:role");
   }
 }
+
+/**
+ * Where a statement takes its caller from: the checked viewer's ids, or its own read of the
+ * session (a CTE the statement's reads join on, and whose row comes back for the refusals; read
+ * it with `callerOf`).
+ */
+export function callerSql(caller: Caller): {
+  cte: SQL;
+  organizationId: SQL;
+  userId: SQL;
+  row: SQL;
+} {
+  if ("viewer" in caller) {
+    const { organizationId, userId } = caller.viewer;
+    return {
+      cte: sql``,
+      organizationId: sql`${organizationId}`,
+      userId: sql`${userId}`,
+      row: sql`null`,
+    };
+  }
+  return {
+    cte: sql`caller as (${viewerSql(caller.session.token)}),`,
+    // Null without a session or a membership: no workstream matches, so nothing is written.
+    organizationId: sql`(select "organization_id" from caller)`,
+    userId: sql`(select "user_id" from caller)`,
+    row: sql`(select to_json(c) from caller c)`,
+  };
+}
+
+/**
+ * The viewer a statement built with `callerSql` acted for: the checked one, or the one its
+ * caller row names (401/403 when it names none).
+ */
+export async function callerOf(caller: Caller, row: unknown): Promise<Viewer> {
+  if ("viewer" in caller) return caller.viewer;
+  const parsed = (typeof row === "string" ? JSON.parse(row) : row) as ViewerRow | null;
+  return viewerOrRefusal(await viewerFromRow(parsed, caller.session.headers));
+}

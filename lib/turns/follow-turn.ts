@@ -5,6 +5,13 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
+import {
+  type Caller,
+  callerOf,
+  callerSql,
+  resolveViewer,
+  viewerOrRefusal,
+} from "@/lib/auth/viewer";
 import { AppError } from "@/lib/http/errors";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import {
@@ -71,48 +78,61 @@ export type FollowStart = {
 };
 
 type FollowStartRow = {
-  latest: number | string;
+  caller: unknown;
+  /** Null when no workstream of the caller's matched. */
+  latest: number | string | null;
   running: string | null;
   events: Array<{ offset: number | string; turn_id: string; chunk: LoggedChunk }> | string | null;
 };
 
 /**
- * Starts following a workstream the viewer owns, after an offset (`after`, the query, wins over
+ * Starts following a workstream the caller owns, after an offset (`after`, the query, wins over
  * `lastEventId`, the header an EventSource resends; else 0). It subscribes first, then reads in
- * one statement the ownership, the log's last offset (an offset beyond it is refused), the
- * running turn and the first page of events, so nothing committed in between is missed.
+ * one statement the caller's session (unless checked already), the ownership, the log's last
+ * offset (an offset beyond it is refused), the running turn and the first page of events, so
+ * nothing committed in between is missed.
  */
 export async function openFollow({
-  viewer,
+  caller,
   workstreamId,
   after,
   lastEventId,
 }: {
-  viewer: { userId: string; organizationId: string };
+  caller: Caller;
   workstreamId: string;
   after?: string | null;
   lastEventId?: string | null;
 }): Promise<FollowStart> {
   const offset = parseOffset(after ?? lastEventId ?? "0");
+  if (offset === null) {
+    // Refused, but a missing session or membership is said first.
+    if ("session" in caller) viewerOrRefusal(await resolveViewer(caller.session.headers));
+    throw new AppError("bad_request:offset");
+  }
   const subscription = new WorkstreamSubscription(await getFanout(), workstreamId);
   try {
     const _db = await getDb();
+    const who = callerSql(caller);
     const [row] = await executePrepared<FollowStartRow>(sql`
-        select
-          (select coalesce(max(e."offset"), 0) from "turn_events" e
-            where e."workstream_id" = w."id") as latest,
-          (select t."id" from "turns" t
-            where t."workstream_id" = w."id" and t."state" in (${RUNNING_STATES_LIST})
-            limit 1) as running,
-          (select json_agg(json_build_object('offset', p."offset", 'turn_id', p."turn_id",
-              'chunk', p."chunk") order by p."offset")
-            from (select "offset", "turn_id", "chunk" from "turn_events"
-              where "workstream_id" = w."id" and "offset" > ${offset}
-              order by "offset" limit ${READ_LIMIT}) p) as events
-        from "workstreams" w
-        where w."id" = ${workstreamId} and w."organization_id" = ${viewer.organizationId}
-          and w."owner_id" = ${viewer.userId}`);
-    if (!row) throw new AppError("not_found:workstream");
+        with ${who.cte} followed as (
+          select
+            (select coalesce(max(e."offset"), 0) from "turn_events" e
+              where e."workstream_id" = w."id") as latest,
+            (select t."id" from "turns" t
+              where t."workstream_id" = w."id" and t."state" in (${RUNNING_STATES_LIST})
+              limit 1) as running,
+            (select json_agg(json_build_object('offset', p."offset", 'turn_id', p."turn_id",
+                'chunk', p."chunk") order by p."offset")
+              from (select "offset", "turn_id", "chunk" from "turn_events"
+                where "workstream_id" = w."id" and "offset" > ${offset}
+                order by "offset" limit ${READ_LIMIT}) p) as events
+          from "workstreams" w
+          where w."id" = ${workstreamId} and w."organization_id" = ${who.organizationId}
+            and w."owner_id" = ${who.userId}
+        )
+        select ${who.row} as caller, f.* from (select 1) as one left join followed f on true`);
+    await callerOf(caller, row?.caller ?? null);
+    if (!row || row.latest === null) throw new AppError("not_found:workstream");
     const latest = Number(row.latest);
     if (offset > latest) {
       throw new AppError("bad_request:offset", { details: { latestOffset: latest } });
@@ -138,7 +158,7 @@ export async function openFollow({
   }
 }
 
-function parseOffset(raw: string): number {
-  if (!/^\d{1,15}$/.test(raw)) throw new AppError("bad_request:offset");
-  return Number(raw);
+/** The offset asked for, or null when it is not one. */
+function parseOffset(raw: string): number | null {
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : null;
 }

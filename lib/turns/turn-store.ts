@@ -1,19 +1,12 @@
 // The turns table: opening a turn (with the user message and the busy flag, in one statement),
 // reading open turns, and ending a turn together with its last events.
 import "server-only";
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
 import type { ToolPolicy } from "@/lib/agents/authority";
 import { firstPendingApproval } from "@/lib/approvals/store";
-import {
-  type Caller,
-  type Viewer,
-  type ViewerRow,
-  viewerFromRow,
-  viewerOrRefusal,
-  viewerSql,
-} from "@/lib/auth/viewer";
+import { type Caller, callerOf, callerSql, type Viewer, type ViewerRow } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { fileIdsOf } from "@/lib/files/attach";
 import { type AttachedFile, openingFilesSql } from "@/lib/files/records";
@@ -310,12 +303,7 @@ export async function openTurn(
     if (isUniqueViolation(error)) throw await turnActiveError(input.workstreamId);
     throw error;
   }
-  const viewer =
-    "viewer" in input.caller
-      ? input.caller.viewer
-      : viewerOrRefusal(
-          await viewerFromRow(parseJson(row?.caller ?? null), input.caller.session.headers),
-        );
+  const viewer = await callerOf(input.caller, row?.caller ?? null);
   const found = row?.workstream ? parseJson(row.workstream) : null;
   if (!row || !found) throw new AppError("not_found:workstream");
   const workstream = workstreamFromJson(found);
@@ -426,34 +414,6 @@ type OpeningRow = {
   offered_skills: OfferedSkill[] | string | null;
   attached_files: AttachedFile[] | string | null;
 };
-
-/**
- * Where the opening statement takes its caller from: the checked viewer's ids, or its own read of
- * the session (a CTE the workstream's read joins on, and whose row comes back for the refusals).
- */
-function callerSql(caller: Caller): {
-  cte: SQL;
-  organizationId: SQL;
-  userId: SQL;
-  row: SQL;
-} {
-  if ("viewer" in caller) {
-    const { organizationId, userId } = caller.viewer;
-    return {
-      cte: sql``,
-      organizationId: sql`${organizationId}`,
-      userId: sql`${userId}`,
-      row: sql`null`,
-    };
-  }
-  return {
-    cte: sql`caller as (${viewerSql(caller.session.token)}),`,
-    // Null without a session or a membership: no workstream matches, so nothing is written.
-    organizationId: sql`(select "organization_id" from caller)`,
-    userId: sql`(select "user_id" from caller)`,
-    row: sql`(select to_json(c) from caller c)`,
-  };
-}
 
 function memoryList(list: RetrievedMemory[] | null): RetrievedMemory[] {
   return (list ?? []).map((memory) => ({ ...memory, importance: Number(memory.importance) }));

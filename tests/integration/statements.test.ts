@@ -67,6 +67,29 @@ describe("the turn's hot path", () => {
     expect(sessionReads[0]).toContain('insert into "turns"');
   });
 
+  it("H2 a follower's GET is one statement: its session check, the ownership and the first page together", async () => {
+    const owner: Owner = await userWithWorkstream(server.url);
+    const done = await readSse(await send(owner, "hello there"));
+    const lastOffset = Math.max(...done.events.map((event) => event.offset ?? 0));
+    await flushEventLog();
+    recording = [];
+    const { events } = await readSse(
+      await owner.client.fetch(
+        `/api/workstreams/${owner.workstreamId}/events?after=${lastOffset - 3}`,
+      ),
+    );
+    const statements = recording;
+    recording = null;
+    expect(events.map((event) => event.offset)).toEqual([
+      lastOffset - 2,
+      lastOffset - 1,
+      lastOffset,
+    ]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toContain('from "session"');
+    expect(statements[0]).toContain('"turn_events"');
+  });
+
   it("I14.4 memories cost the turn no statement of their own, and with vectors one: the nearest ones", async () => {
     const owner: Owner = await userWithWorkstream(server.url);
     await readSse(await send(owner, "hello there"));
