@@ -74,8 +74,7 @@ function eventFor(fn: AnyJobDefinition, data: unknown, ts = Date.now()): JobEven
 }
 
 /** A function debounced 10 s by `event.data.key` that records each run's note, and its runner. */
-function debouncedByKey() {
-  const clock = fakeClock();
+function debouncedByKey(clock = fakeClock()) {
   const seen: string[] = [];
   const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
     seen.push(c.event.data.note);
@@ -633,12 +632,7 @@ describe("embedded runner", () => {
 
   it("J3 the outbox's transactional hand-over marks the rows as it locks them, and a failed enqueue leaves them pending", async () => {
     // The outbox compares its clock with the rows' times, which the database wrote: now.
-    const clock = fakeClock(Date.now() + 1_000);
-    const seen: string[] = [];
-    const fn = testFunction({ debounce: { key: "event.data.key", period: "10s" } }, async (c) => {
-      seen.push(c.event.data.note);
-    });
-    const runner = runnerFor(fn, clock);
+    const { clock, seen, fn, runner } = debouncedByKey(fakeClock(Date.now() + 1_000));
     const events = ["one", "two"].map((note, i) =>
       eventFor(fn, { key: "k", note }, clock.now() + i),
     );
