@@ -28,11 +28,14 @@ type Options = {
   onError?: (error: Error) => void;
 };
 
-class ChatSession {
+export class ChatSession {
   private current: Snapshot;
   private readonly listeners = new Set<() => void>();
   /** The request streaming into the messages; a newer one replaces it. */
   private active: AbortController | null = null;
+  /** Counts the changes streams made to messages on screen, and each message's latest. */
+  private streamed = 0;
+  private streamedAt = new Map<string, number>();
   options: Options;
 
   constructor(options: Options) {
@@ -56,6 +59,21 @@ class ChatSession {
     const messages = typeof update === "function" ? update(this.current.messages) : update;
     this.set({ messages });
   };
+
+  /** Where the streams stand now: taken before a read of the server's messages starts. */
+  mark = () => this.streamed;
+
+  /**
+   * The server's copies of `messages`, read since `mark`: a message a stream changed after the
+   * read began keeps the copy on screen (the read may predate what the stream showed, e.g. an
+   * answer finished while its older copy was on the way).
+   */
+  fresherOnScreen = (messages: ChatMessage[], mark: number): ChatMessage[] =>
+    messages.map((message) =>
+      (this.streamedAt.get(message.id) ?? 0) > mark
+        ? (this.current.messages.find((item) => item.id === message.id) ?? message)
+        : message,
+    );
 
   clearError = () => {
     if (this.current.status === "error") this.set({ status: "ready" });
@@ -176,6 +194,7 @@ class ChatSession {
       index === -1
         ? [...messages, message]
         : [...messages.slice(0, index), message, ...messages.slice(index + 1)];
+    this.streamedAt.set(message.id, ++this.streamed);
     this.set(streaming ? { messages: next, status: "streaming" } : { messages: next });
   }
 }
@@ -190,6 +209,8 @@ export function useChatSession(options: Options) {
     messages,
     status,
     setMessages,
+    streamMark: session.mark,
+    fresherOnScreen: session.fresherOnScreen,
     sendMessage: session.sendMessage,
     resumeStream: session.resumeStream,
     clearError: session.clearError,

@@ -151,15 +151,25 @@ export function useWorkstreamChat({
     },
     onError,
   });
-  const { messages, status, setMessages, sendMessage, resumeStream, clearError } = chat;
+  const {
+    messages,
+    status,
+    setMessages,
+    sendMessage,
+    resumeStream,
+    clearError,
+    streamMark,
+    fresherOnScreen,
+  } = chat;
   const streaming = status === "submitted" || status === "streaming";
   rendered.current = { ...rendered.current, ...callbacks, messages, streaming };
 
   const loadLatestPage = useCallback(async () => {
+    const mark = streamMark();
     const page = await fetchHistoryPage(workstreamId, { take: pageSize });
-    setMessages((current) => mergeLatest(current, page.messages));
+    setMessages((current) => mergeLatest(current, fresherOnScreen(page.messages, mark)));
     return page;
-  }, [workstreamId, pageSize, setMessages]);
+  }, [workstreamId, pageSize, setMessages, streamMark, fresherOnScreen]);
 
   const resync = useCallback(async () => {
     try {
