@@ -121,6 +121,7 @@ async function reapTurn(turn: TurnRow): Promise<boolean> {
     events,
     message,
     ownerCheck: false,
+    reap: true,
   });
   if (closed) console.warn(`[turns] reaped ${turn.id}: its server process is gone`);
   return closed;

@@ -553,6 +553,7 @@ export async function closeTurn({
   events,
   message = null,
   ownerCheck = true,
+  reap = false,
   startedWith,
   context = null,
   postTurnEvent = null,
@@ -565,6 +566,11 @@ export async function closeTurn({
   /** The turn's answer, written as its assistant message. */
   message?: WorkstreamMessage | null;
   ownerCheck?: boolean;
+  /**
+   * A reaper's close: only while the turn still runs under the run it read. A turn that was
+   * suspended, or taken back by an approval, since the reaper read it is left alone.
+   */
+  reap?: boolean;
   /** The model of a turn that became active without a write of its own (it ends at once). */
   startedWith?: string;
   /** What the model was sent, by section with token counts ("what the agent saw"). */
@@ -607,6 +613,8 @@ export async function closeTurn({
             else coalesce("timeline", '[]'::jsonb) || jsonb_build_array(${runJson}::jsonb) end
         where "id" = ${turn.id} and "state" in (${OPEN_STATES_LIST})
           and (not ${ownerCheck}::boolean or "owner_id" = ${PROCESS_ID})
+          and (not ${reap}::boolean or ("state" in (${RUNNING_STATES_LIST})
+            and "server_run_id" is not distinct from ${turn.serverRunId ?? null}::text))
         returning "id"
       ), logged as (${insertEventsSql(events, isClosed)}),
       answered as (

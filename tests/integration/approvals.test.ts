@@ -14,6 +14,7 @@ import { wireDomains } from "@/lib/server/wiring";
 import { registerHook } from "@/lib/turns/hooks";
 import { reapOrphanedTurns } from "@/lib/turns/lease";
 import { runRegistry } from "@/lib/turns/run-registry";
+import { closeTurn } from "@/lib/turns/turn-store";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { send, userMessage } from "../support/fixtures";
 import { signUp } from "../support/http-client";
@@ -506,5 +507,21 @@ describe("a tool that needs approval", () => {
     expect(last?.data.data).toEqual({ state: "ready", turnId });
     expect((await turnRow(turnId))?.state).toBe("completed");
     expect(await messagesOf(desk.targetId)).toHaveLength(1);
+  });
+
+  it("R6 A1 a reaper's close decided while the turn ran leaves it alone once it is suspended", async () => {
+    const desk = await deskWithTarget(server.url);
+    const { turnId } = await sendUntilSuspended(desk, "tell my Launch notes workstream: hold on");
+    const row = await turnRow(turnId);
+    // As a reaper that read the turn while it ran, and closes it after it was suspended.
+    const { closed } = await closeTurn({
+      turn: { id: turnId, workstreamId: desk.workstreamId, serverRunId: row?.serverRunId ?? null },
+      end: { state: "failed", reason: "reaped", errorCode: "internal:server_restarted" },
+      events: [],
+      ownerCheck: false,
+      reap: true,
+    });
+    expect(closed).toBe(false);
+    expect((await turnRow(turnId))?.state).toBe("suspended");
   });
 });
