@@ -149,19 +149,35 @@ export function withPreparedQueries(client: PGlite): PGlite {
 }
 
 /**
- * The postgres-js client as drizzle should see it: data statements sent outside transactions are
- * prepared (postgres-js keeps them per connection, and connections are recycled within the hour).
+ * The postgres-js client as drizzle should see it: data statements are prepared (postgres-js
+ * keeps them per connection, and connections are recycled within the hour), inside transactions
+ * as well: the client a transaction or savepoint hands its callback is wrapped the same way.
  */
-export function withPreparedStatements(client: Sql): Sql {
+export function withPreparedStatements<T extends Pick<Sql, "unsafe">>(client: T): T {
   const unsafe = ((text: string, params?: unknown[], options?: { prepare?: boolean }) =>
     client.unsafe(text, params as never[], {
       ...options,
       prepare: DATA_STATEMENT.test(text) || options?.prepare === true,
     })) as Sql["unsafe"];
+  // begin(fn) / begin(mode, fn) and savepoint(fn) / savepoint(name, fn): the callback is last.
+  const wrapping =
+    (method: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === "function") {
+        args[last] = (inner: Pick<Sql, "unsafe">) => callback(withPreparedStatements(inner));
+      }
+      return method(...args);
+    };
   return new Proxy(client, {
     get(target, property) {
       if (property === "unsafe") return unsafe;
-      return Reflect.get(target, property, target);
+      const value = Reflect.get(target, property, target);
+      if ((property === "begin" || property === "savepoint") && typeof value === "function") {
+        return wrapping(value.bind(target));
+      }
+      return value;
     },
   });
 }

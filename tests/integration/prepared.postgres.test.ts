@@ -1,5 +1,5 @@
 // On Postgres the app's data statements sent through drizzle are prepared on their connection
-// (parsed and planned once), while DDL and transactions go as before.
+// (parsed and planned once), inside transactions as well, while DDL goes as before.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "@/db/client";
@@ -51,5 +51,33 @@ describe("prepared statements on Postgres", () => {
       }),
     ).rejects.toThrow();
     expect(await rows(sql`select id from prepared_probe order by id`)).toEqual([{ id: 1 }]);
+  });
+
+  it("prepares the statements of a transaction and of a savepoint within it, once each", async () => {
+    for (const id of [10, 11]) {
+      await handle.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`insert into prepared_probe (id, body) values (${id}, ${"in a transaction"})`,
+        );
+        await tx.transaction(async (inner) => {
+          await inner.execute(
+            sql`update prepared_probe set body = ${"in a savepoint"} where id = ${id}`,
+          );
+        });
+      });
+    }
+    expect(
+      await rows(sql`select body from prepared_probe where id in (10, 11) order by id`),
+    ).toEqual([{ body: "in a savepoint" }, { body: "in a savepoint" }]);
+    const prepared = (await rows(
+      sql`select statement from pg_prepared_statements where not from_sql`,
+    )) as Array<{ statement: string }>;
+    const statements = prepared.map((row) => row.statement);
+    expect(
+      statements.filter((text) => text.startsWith("insert into prepared_probe (id, body)")),
+    ).toHaveLength(1);
+    expect(
+      statements.filter((text) => text.startsWith("update prepared_probe set body")),
+    ).toHaveLength(1);
   });
 });
