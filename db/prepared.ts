@@ -1,6 +1,7 @@
 // Prepared statements for the app's data statements, on both databases. postgres-js prepares
 // only when asked, and drizzle asks only for its own `.prepare()`d queries: the client drizzle
 // sees asks for every data statement, so Postgres parses and plans each once per connection.
+// Both databases do so inside transactions too: the post-turn hand-over runs in one.
 //
 // Named prepared statements on PGlite. PGlite's own `query()` parses, analyzes and plans every
 // statement again and crosses into WebAssembly six times for it (parse, describe, bind, describe,
@@ -14,6 +15,7 @@ import {
   protocol,
   type QueryOptions,
   type Results,
+  type Transaction,
 } from "@electric-sql/pglite";
 import type { Sql } from "postgres";
 import { processSingleton } from "@/lib/server/singleton";
@@ -60,16 +62,47 @@ export async function queryPrepared<T>(
       try {
         return await run<T>(client, cache, text, params, options);
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (typeof code !== "string" || !STALE_STATEMENT_CODES.has(code)) throw error;
+        if (!forgetIfStale(cache, text, error)) throw error;
         // A migration changed a table under a running server: the statement is prepared again.
-        const stale = cache.byText.get(text);
-        cache.byText.delete(text);
-        if (stale) cache.toClose.push(stale.name);
         return run<T>(client, cache, text, params, options);
       }
     }),
   );
+}
+
+/**
+ * Runs `text` as a named prepared statement inside the transaction `tx` holds. A statement gone
+ * stale fails the transaction (it cannot be retried within it); the next run prepares it again.
+ */
+async function queryPreparedInTransaction<T>(
+  client: PGlite,
+  tx: Transaction,
+  text: string,
+  params: unknown[],
+  options?: QueryOptions,
+): Promise<Results<T>> {
+  // A closed transaction refuses the statement as PGlite's own `query()` does.
+  if (tx.closed) return tx.query<T>(text, params, options);
+  const cache = cacheOf(client);
+  // The transaction holds the transaction lock already; the query lock is taken per statement.
+  return client.runExclusive(async () => {
+    try {
+      return await run<T>(client, cache, text, params, options);
+    } catch (error) {
+      forgetIfStale(cache, text, error);
+      throw error;
+    }
+  });
+}
+
+/** Whether `error` says the statement for `text` is stale; if so it is closed and forgotten. */
+function forgetIfStale(cache: Cache, text: string, error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string" || !STALE_STATEMENT_CODES.has(code)) return false;
+  const stale = cache.byText.get(text);
+  cache.byText.delete(text);
+  if (stale) cache.toClose.push(stale.name);
+  return true;
 }
 
 async function run<T>(
@@ -130,17 +163,32 @@ async function run<T>(
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 
 /**
- * The PGlite client as drizzle should see it: its statements outside transactions run prepared
- * (see above); everything else is the client itself.
+ * The PGlite client as drizzle should see it: its data statements run prepared (see above),
+ * inside transactions as well; everything else is the client itself.
  */
 export function withPreparedQueries(client: PGlite): PGlite {
   const query = (text: string, params?: unknown[], options?: QueryOptions) =>
     DATA_STATEMENT.test(text)
       ? queryPrepared(client, text, params ?? [], options)
       : client.query(text, params, options);
+  const transaction = <T>(callback: (tx: Transaction) => Promise<T>) =>
+    client.transaction((tx) =>
+      callback(
+        new Proxy(tx, {
+          get(target, property) {
+            if (property !== "query") return Reflect.get(target, property, target);
+            return (text: string, params?: unknown[], options?: QueryOptions) =>
+              DATA_STATEMENT.test(text)
+                ? queryPreparedInTransaction(client, target, text, params ?? [], options)
+                : target.query(text, params, options);
+          },
+        }),
+      ),
+    );
   return new Proxy(client, {
     get(target, property) {
       if (property === "query") return query;
+      if (property === "transaction") return transaction;
       const value = Reflect.get(target, property, target);
       // PGlite's methods use private fields: they must run on the client itself.
       return typeof value === "function" ? value.bind(target) : value;

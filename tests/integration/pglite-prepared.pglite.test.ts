@@ -101,7 +101,7 @@ describe("named prepared statements on the embedded database", () => {
     );
   });
 
-  it("runs drizzle's statements prepared, and its transactions as before", async () => {
+  it("runs drizzle's statements prepared, and keeps its transactions whole", async () => {
     const [row] = await drizzleRows(sql`select body from notes where id = ${4}`);
     expect(row).toEqual({ body: "four" });
     const statements = (await preparedNames()).map((entry) => entry.statement);
@@ -114,6 +114,43 @@ describe("named prepared statements on the embedded database", () => {
     ).rejects.toThrow("roll back");
     expect(await drizzleRows(sql`select count(*)::int as n from notes where id = 5`)).toEqual([
       { n: 0 },
+    ]);
+  });
+
+  it("runs a transaction's statements prepared, savepoints included, and keeps it whole", async () => {
+    const insert = "insert into notes (id, body) values ($1, $2)";
+    for (const id of [6, 7]) {
+      await handle.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into notes (id, body) values (${id}, ${"in a transaction"})`);
+        await tx.transaction(async (inner) => {
+          await inner.execute(sql`update notes set body = ${"in a savepoint"} where id = ${id}`);
+        });
+      });
+    }
+    expect(await drizzleRows(sql`select body from notes where id in (6, 7) order by id`)).toEqual([
+      { body: "in a savepoint" },
+      { body: "in a savepoint" },
+    ]);
+    const statements = (await preparedNames()).map((entry) => entry.statement);
+    expect(statements.filter((text) => text === insert)).toHaveLength(1);
+    expect(statements).toContain("update notes set body = $1 where id = $2");
+
+    // A statement that fails inside a transaction keeps its code and rolls all of it back.
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into notes (id, body) values (${8}, ${"eight"})`);
+        await tx.execute(sql`insert into notes (id, body) values (${1}, ${"duplicate"})`);
+      }),
+    ).rejects.toMatchObject({ cause: { code: "23505" } });
+    expect(await drizzleRows(sql`select count(*)::int as n from notes where id = 8`)).toEqual([
+      { n: 0 },
+    ]);
+    // The prepared statement goes on working after the rolled-back transaction.
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into notes (id, body) values (${8}, ${"eight"})`);
+    });
+    expect(await drizzleRows(sql`select body from notes where id = 8`)).toEqual([
+      { body: "eight" },
     ]);
   });
 });
