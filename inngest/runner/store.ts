@@ -330,12 +330,15 @@ function flowAllows(plan: FunctionPlan, now: number): SQL | undefined {
 
 /** Queued jobs are due at run_at; running ones whose lease lapsed (their process died) too. */
 function due(plans: readonly FunctionPlan[], now: number): SQL | undefined {
+  // The states are written into the text, not sent as parameters: only then can a prepared
+  // statement's generic plan use the partial index on due rows (jobs_due_idx), whose condition
+  // the planner must see the query imply. With parameters it scans every job ever kept.
   return and(
-    inArray(jobs.state, ["queued", "running"]),
+    sql`${jobs.state} in ('queued', 'running')`,
     lte(jobs.runAt, new Date(now)),
     or(
-      eq(jobs.state, "queued"),
-      and(eq(jobs.state, "running"), lte(jobs.leaseExpiresAt, new Date(now))),
+      sql`${jobs.state} = 'queued'`,
+      and(sql`${jobs.state} = 'running'`, lte(jobs.leaseExpiresAt, new Date(now))),
     ),
     inArray(
       jobs.functionId,
@@ -591,7 +594,7 @@ export async function deleteCompleted(db: Db, before: number, batch: number): Pr
   const old = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(eq(jobs.state, "completed"), lt(jobs.finishedAt, new Date(before))))
+    .where(and(sql`${jobs.state} = 'completed'`, lt(jobs.finishedAt, new Date(before))))
     .limit(batch);
   const deleted = await db.delete(jobs).where(inArray(jobs.id, old)).returning({ id: jobs.id });
   return deleted.length;

@@ -1,6 +1,6 @@
 // The turn's states in one place: which are open (the workstream has a turn) and which are
 // running (a process is working on it). Every state list, `isRunning` and SQL filter uses these.
-import { inArray, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { TurnState } from "@/db/schema";
 
@@ -20,16 +20,19 @@ export function isRunning(state: TurnState): state is RunningState {
   return (RUNNING_STATES as readonly TurnState[]).includes(state);
 }
 
-export function isOpenSql(column: AnyPgColumn): SQL {
-  return inArray(column, [...OPEN_STATES]);
-}
-
-export function isRunningSql(column: AnyPgColumn): SQL {
-  return inArray(column, [...RUNNING_STATES]);
-}
-
 const quoted = (states: readonly string[]) =>
   sql.raw(states.map((state) => `'${state}'`).join(", "));
 /** For hand-written SQL: `state in (${RUNNING_STATES_LIST})`. */
 export const RUNNING_STATES_LIST = quoted(RUNNING_STATES);
 export const OPEN_STATES_LIST = quoted(OPEN_STATES);
+
+// The states are written into the statement's text, not sent as parameters: a prepared
+// statement's generic plan can then use the partial index on open turns, whose condition the
+// planner must see the query imply.
+export function isOpenSql(column: AnyPgColumn): SQL {
+  return sql`${column} in (${OPEN_STATES_LIST})`;
+}
+
+export function isRunningSql(column: AnyPgColumn): SQL {
+  return sql`${column} in (${RUNNING_STATES_LIST})`;
+}
