@@ -6,6 +6,7 @@ import "server-only";
 import { and, asc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias, PgTransaction } from "drizzle-orm/pg-core";
 import { type Db, executePrepared } from "@/db/client";
+import { isOneOf } from "@/db/literals";
 import { jobs } from "@/db/schema";
 import { toStorableJson } from "@/lib/text/storable";
 import type { JobEvent } from "../define";
@@ -330,15 +331,13 @@ function flowAllows(plan: FunctionPlan, now: number): SQL | undefined {
 
 /** Queued jobs are due at run_at; running ones whose lease lapsed (their process died) too. */
 function due(plans: readonly FunctionPlan[], now: number): SQL | undefined {
-  // The states are written into the text, not sent as parameters: only then can a prepared
-  // statement's generic plan use the partial index on due rows (jobs_due_idx), whose condition
-  // the planner must see the query imply. With parameters it scans every job ever kept.
+  // States in the text (db/literals.ts): the partial index on due rows serves generic plans.
   return and(
-    sql`${jobs.state} in ('queued', 'running')`,
+    isOneOf(jobs.state, ["queued", "running"]),
     lte(jobs.runAt, new Date(now)),
     or(
-      sql`${jobs.state} = 'queued'`,
-      and(sql`${jobs.state} = 'running'`, lte(jobs.leaseExpiresAt, new Date(now))),
+      isOneOf(jobs.state, ["queued"]),
+      and(isOneOf(jobs.state, ["running"]), lte(jobs.leaseExpiresAt, new Date(now))),
     ),
     inArray(
       jobs.functionId,
@@ -594,7 +593,7 @@ export async function deleteCompleted(db: Db, before: number, batch: number): Pr
   const old = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(sql`${jobs.state} = 'completed'`, lt(jobs.finishedAt, new Date(before))))
+    .where(and(isOneOf(jobs.state, ["completed"]), lt(jobs.finishedAt, new Date(before))))
     .limit(batch);
   const deleted = await db.delete(jobs).where(inArray(jobs.id, old)).returning({ id: jobs.id });
   return deleted.length;
