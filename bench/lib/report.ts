@@ -379,6 +379,7 @@ export function formatReport(results: Results): string {
         .join(", ");
       out.push(
         `  ${variant}: p50 ms after the POST — headers ${f(r.headersMs.p50)}, ${stages}; [DONE] ${f(r.doneMs.p50)}; idle CPU ${f(r.idleCpuMsPerSec)} ms/s` +
+          (r.quietAfterMs === undefined ? "" : `; quiet ${r.quietAfterMs} ms after the last turn`) +
           (r.dbPerTurn
             ? `; DB ${f(r.dbPerTurn.xacts)} xacts, ${f(r.dbPerTurn.inserted, 0)} ins, ${f(r.dbPerTurn.updated, 0)} upd per turn`
             : ""),

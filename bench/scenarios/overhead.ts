@@ -34,6 +34,8 @@ export type OverheadResult = {
   dbPerTurn?: { xacts: number; inserted: number; updated: number; deleted: number };
   rssMbAfter: number;
   wallSec: number;
+  /** How long after the last turn the server (and its backends) went quiet. */
+  quietAfterMs?: number;
   /** Turns that had a follower, and its first text (ms after the POST was sent). */
   followers?: { turns: number; errors: number; firstTextMs: Summary };
 };
@@ -106,9 +108,10 @@ export async function runOverhead(input: {
     if ((i + 1) % 50 === 0) log(`  ${i + 1}/${texts.length} turns`);
   }
   const wallSec = (performance.now() - started) / 1000;
-  // Work that follows a turn's [DONE] (activity, titles) belongs to the turn too.
-  await new Promise((r) => setTimeout(r, 300));
-  const settleSec = wallSec + 0.3;
+  // Work that follows a turn's [DONE] (the post-turn jobs, which wait while turns run) belongs to
+  // the turn too: the count goes on until the server is quiet again.
+  const quietAfterMs = await untilQuiet(pid, idleCpuMsPerSec, input.dbName);
+  const settleSec = (performance.now() - started) / 1000;
   const cpu = cpuMs(pid) - cpu0;
   const dbCpu = input.dbName ? postgresBackendCpuMs(input.dbName) - db0 : undefined;
   const done = Math.max(1, timings.length);
@@ -145,6 +148,7 @@ export async function runOverhead(input: {
     ...(dbPerTurn ? { dbPerTurn } : {}),
     rssMbAfter: round(rssKb(pid) / 1024, 1),
     wallSec: round(wallSec, 1),
+    quietAfterMs: Math.round(quietAfterMs),
     ...(followerTurns
       ? {
           followers: {
@@ -155,4 +159,24 @@ export async function runOverhead(input: {
         }
       : {}),
   };
+}
+
+const QUIET_SAMPLE_MS = 250;
+const QUIET_LIMIT_MS = 20_000;
+
+/**
+ * Waits until a 250 ms sample of the server's CPU (and its Postgres backends') is no more than
+ * its idle rate plus 2 ms, at most 20 s; returns how long that took. Always at least one sample.
+ */
+async function untilQuiet(pid: number, idleMsPerSec: number, dbName?: string): Promise<number> {
+  const start = performance.now();
+  const allowed = (idleMsPerSec * QUIET_SAMPLE_MS) / 1000 + 2;
+  const busy = () => cpuMs(pid) + (dbName ? postgresBackendCpuMs(dbName) : 0);
+  for (;;) {
+    const before = busy();
+    await new Promise((r) => setTimeout(r, QUIET_SAMPLE_MS));
+    if (busy() - before <= allowed) break;
+    if (performance.now() - start > QUIET_LIMIT_MS) break;
+  }
+  return performance.now() - start;
 }
