@@ -24,6 +24,7 @@ import {
   dropStaleDatabases,
   insertHistoryPglite,
   insertHistoryPostgres,
+  overSocket,
   setStatementLog,
   TABLE_SIZES_SQL,
   tableSizes,
@@ -82,6 +83,7 @@ const results: Results = {
     overheadWords: options.overheadWords,
     followers: options.followers,
     ...(options.pgliteSettings ? { pgliteSettings: options.pgliteSettings } : {}),
+    ...(options.pgSocket ? { pgSocket: true } : {}),
     ...(options.vacuumIntervalMs !== undefined
       ? { vacuumIntervalMs: options.vacuumIntervalMs }
       : {}),
@@ -270,6 +272,9 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
   const pgliteDataDir = path.join(workDir, `pglite-${db}`);
   let databaseUrl: string | undefined;
   if (db === "postgres") databaseUrl = await createDatabase(options.pgUrl, dbName);
+  // The bench's own statements stay on TCP; only the app servers may use the socket.
+  const appDatabaseUrl =
+    databaseUrl && options.pgSocket ? await overSocket(databaseUrl) : databaseUrl;
   const appEnv: Record<string, string> = {};
   if (db === "pglite" && options.pgliteSettings) appEnv.PGLITE_SETTINGS = options.pgliteSettings;
   if (options.vacuumIntervalMs !== undefined) {
@@ -280,7 +285,7 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
       kind: db,
       appDir: build.dir,
       pgliteDataDir,
-      databaseUrl,
+      databaseUrl: appDatabaseUrl,
       chunkDelayMs: options.chunkDelayMs,
       verbose: options.verbose,
       port,

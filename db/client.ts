@@ -13,6 +13,7 @@ import type { Sql } from "postgres";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
 import { lockDataDir } from "./lock";
+import { postgresTarget } from "./postgres-target";
 import { queryPrepared, withPreparedQueries, withPreparedStatements } from "./prepared";
 import * as schema from "./schema";
 
@@ -119,7 +120,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.kind === "postgres") {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(options.url, {
+    const target = postgresTarget(options.url);
+    const client = postgres(target.url, {
+      ...target.options,
       max: options.max ?? 10,
       onnotice: () => {},
       // Named per process, so a server can tell whether others share the database.

@@ -4,6 +4,7 @@ import "server-only";
 import path from "node:path";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { DatabaseHandle } from "./client";
+import { postgresTarget } from "./postgres-target";
 
 const MIGRATION_LOCK = 727_001;
 
@@ -22,7 +23,12 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { default: postgres } = await import("postgres");
   // One dedicated connection so the advisory lock and the migration share a session.
-  const client = postgres(handle.url, { max: 1, onnotice: () => {} });
+  const target = postgresTarget(handle.url);
+  const client = postgres(target.url, {
+    ...target.options,
+    max: 1,
+    onnotice: () => {},
+  });
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(drizzle(client), migrationsConfig);

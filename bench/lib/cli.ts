@@ -63,6 +63,8 @@ export type Options = {
   /** auto: reuse a fresh `.next` (copied) or build a private copy of the sources. */
   build: "auto" | "snapshot" | "shadow" | "reuse";
   keep: boolean;
+  /** The app servers reach Postgres through the cluster's Unix-domain socket, not loopback TCP. */
+  pgSocket: boolean;
   /** Hard limit for the whole run; everything is torn down when it passes. */
   deadlineMs: number;
   verbose: boolean;
@@ -94,6 +96,9 @@ const HELP = `npm run bench -- [flags]
                                                copies a fresh .next or builds a private copy
                                                of the sources; reuse serves the last bench
                                                build even if the sources changed
+  --pg-socket                                  the app servers reach Postgres through the
+                                               cluster's Unix-domain socket (?host=DIR in
+                                               their DATABASE_URL), not loopback TCP
   --keep                                       keep temp dirs and the bench databases
   --deadline=SECONDS                           hard limit for the whole run
   --verbose                                    print server output
@@ -153,6 +158,7 @@ export function parseOptions(argv: readonly string[]): Options {
       '[data-testid="composer"] textarea, textarea[name="message"], form textarea, [contenteditable="true"]',
     build: "auto",
     keep: false,
+    pgSocket: false,
     deadlineMs: (quick ? 8 : 40) * 60_000,
     verbose: false,
   };
@@ -249,6 +255,9 @@ export function parseOptions(argv: readonly string[]): Options {
           throw new Error("--build is auto, snapshot, shadow or reuse");
         }
         options.build = value;
+        break;
+      case "pg-socket":
+        options.pgSocket = true;
         break;
       case "keep":
         options.keep = value !== "false";

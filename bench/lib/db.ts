@@ -11,6 +11,22 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+/** `url` with libpq's `?host=` naming the cluster's first Unix-domain socket directory. */
+export async function overSocket(url: string): Promise<string> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await client<Array<{ dirs: string }>>`
+      select current_setting('unix_socket_directories') as dirs`;
+    const directory = (row?.dirs ?? "").split(",")[0]?.trim() ?? "";
+    if (!directory.startsWith("/")) throw new Error("the cluster listens on no Unix-domain socket");
+    const parsed = new URL(url);
+    parsed.searchParams.set("host", directory);
+    return parsed.toString();
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
 export async function createDatabase(adminUrl: string, name: string): Promise<string> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {

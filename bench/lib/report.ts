@@ -324,6 +324,7 @@ export function formatReport(results: Results): string {
       `Plain turn: a ${String(meta.overheadWords)}-word answer, model chunk delay ${String(meta.chunkDelayMs)} ms (first-token delay 0), ` +
       `${Number(meta.followers) > 0 ? "one follower" : "no follower"}` +
       (meta.pgliteSettings ? `; PGLITE_SETTINGS="${String(meta.pgliteSettings)}"` : "") +
+      (meta.pgSocket ? "; Postgres through its Unix-domain socket" : "") +
       (meta.vacuumIntervalMs !== undefined
         ? `; WORKSTREAMS_VACUUM_INTERVAL_MS=${String(meta.vacuumIntervalMs)}`
         : "") +
