@@ -13,7 +13,7 @@ import type { Sql } from "postgres";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
 import { lockDataDir } from "./lock";
-import { postgresTarget } from "./postgres-target";
+import { postgresClient } from "./postgres-target";
 import { queryPrepared, withPreparedQueries, withPreparedStatements } from "./prepared";
 import * as schema from "./schema";
 
@@ -118,11 +118,8 @@ function traceQuery(query: string): void {
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.kind === "postgres") {
-    const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const target = postgresTarget(options.url);
-    const client = postgres(target.url, {
-      ...target.options,
+    const client = await postgresClient(options.url, {
       max: options.max ?? 10,
       onnotice: () => {},
       // Named per process, so a server can tell whether others share the database.

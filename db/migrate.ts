@@ -4,7 +4,7 @@ import "server-only";
 import path from "node:path";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { DatabaseHandle } from "./client";
-import { postgresTarget } from "./postgres-target";
+import { postgresClient } from "./postgres-target";
 
 const MIGRATION_LOCK = 727_001;
 
@@ -21,14 +21,8 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   }
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const { default: postgres } = await import("postgres");
   // One dedicated connection so the advisory lock and the migration share a session.
-  const target = postgresTarget(handle.url);
-  const client = postgres(target.url, {
-    ...target.options,
-    max: 1,
-    onnotice: () => {},
-  });
+  const client = await postgresClient(handle.url, { max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(drizzle(client), migrationsConfig);

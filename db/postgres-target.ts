@@ -5,6 +5,18 @@
 // instead; the URL's port names the socket file (`.s.PGSQL.5432`). A socket needs no TCP listener
 // and allows peer authentication; it did not make a turn cheaper on the benchmark's machine
 // (`npm run bench -- --pg-socket`; bench/results/issue-11-first-text-timeline.md).
+import "server-only";
+import type { Options, PostgresType, Sql } from "postgres";
+
+/** A postgres-js client for a DATABASE_URL (its socket, if it names one); loaded on first use. */
+export async function postgresClient(
+  url: string,
+  options: Options<Record<string, PostgresType>>,
+): Promise<Sql> {
+  const { default: postgres } = await import("postgres");
+  const target = postgresTarget(url);
+  return postgres(target.url, { ...target.options, ...options });
+}
 
 /** The URL to give postgres-js, and its options that name the socket's directory (if any). */
 export function postgresTarget(url: string): { url: string; options: { host?: string } } {

@@ -5,7 +5,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { type DatabaseHandle, type Db, getDatabase } from "@/db/client";
-import { postgresTarget } from "@/db/postgres-target";
+import { postgresClient } from "@/db/postgres-target";
 import { member, organization, user } from "@/db/schema";
 import { getAuth } from "./auth";
 import { withoutPersonalOrganization } from "./organizations";
@@ -43,13 +43,7 @@ async function whileSeedLocked(handle: DatabaseHandle, seed: () => Promise<void>
     await seed();
     return;
   }
-  const { default: postgres } = await import("postgres");
-  const target = postgresTarget(handle.url);
-  const client = postgres(target.url, {
-    ...target.options,
-    max: 1,
-    onnotice: () => {},
-  });
+  const client = await postgresClient(handle.url, { max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(${SEED_LOCK})`;
     try {
