@@ -227,15 +227,19 @@ export class TurnLog {
     this.activation = model;
   }
 
-  append(chunk: LoggedChunk, { immediate = false } = {}): void {
+  /**
+   * Hands `chunk` to the writer. Settles once it is committed and sent, or refused (the refusal
+   * is kept on `failure`); never rejects.
+   */
+  append(chunk: LoggedChunk, { immediate = false } = {}): Promise<void> {
     const event = this.numbered([chunk])[0] as LoggedEvent;
     const activates = this.activation;
     this.activation = undefined;
     const written = eventWriter().append(event, { immediate, activates });
-    written.catch((error: unknown) => {
+    this.last = written;
+    return written.catch((error: unknown) => {
       this.failure ??= error;
     });
-    this.last = written;
   }
 
   /**

@@ -199,6 +199,19 @@ async function execute(
   const stepsBefore = resumed ? stepsSoFar(resumed.message) : 0;
 
   let sentFirstText = false;
+  // With no other turn streaming in this process, the model's stream holds the rest of the answer
+  // until the first text is committed and on its way to the client: otherwise the SDK streams
+  // the rest through its stages while that commit's reply waits, and again before Node sends the
+  // response's write (it sends a tick's writes once the tick's promise callbacks have all run;
+  // hence one turn of the event loop after). With other turns streaming the thread is shared
+  // anyway, and holding would only push the rest into a later write of the log.
+  let releaseRest: (written?: Promise<void>) => void = () => {};
+  if (runRegistry.size() <= 1) {
+    resolved.model.pacing.afterFirstText = new Promise<void>((resolve) => {
+      releaseRest = resolve;
+    });
+  }
+  let firstTextWritten: Promise<void> | undefined;
   const rechunker = new TextRechunker({
     min: config.turns.chunkMinChars,
     max: config.turns.chunkMaxChars,
@@ -209,7 +222,8 @@ async function execute(
       // The first text of a turn is committed and sent at once, not on the batch timer.
       const first = chunk.type === "text-delta" && !sentFirstText;
       if (first) sentFirstText = true;
-      log.append(chunk, { immediate: first });
+      const written = log.append(chunk, { immediate: first });
+      if (first) firstTextWritten = written.then(nextEventLoopTurn);
     },
   });
   const transformChunks = hasStageHooks("STREAM_RESPONSE");
@@ -344,6 +358,8 @@ async function execute(
         if (announcement) rechunker.push(announcement as unknown as UIMessageChunk);
         rewritten?.push(chunk);
         rechunker.push(chunk);
+        // The model's first text has been handled (a transform may have changed or dropped it).
+        if (raw.type === "text-delta") releaseRest(firstTextWritten);
       }
       rechunker.flushAll();
     });
@@ -355,6 +371,7 @@ async function execute(
     }
   } finally {
     clearInterval(idleFlush);
+    releaseRest();
   }
 
   const counted = await turnUsage(turn.id, result, {
@@ -671,4 +688,8 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
     runRegistry.unregister(turn.id);
     if (!controller.signal.aborted) controller.abort(new StopRequested("disposed"));
   }
+}
+
+function nextEventLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
