@@ -215,10 +215,14 @@ function queryWordsSql({ query, statistics }: MemorySearch): SQL {
 
 /** The reader's memories matching the search, best first (a JSON array). */
 export function fullTextMemoriesSql(reader: MemoryReader, search: MemorySearch): SQL {
+  // The query is built once, before the scan: as a plain join, a plan that expects one memory
+  // (a generic plan cannot know the organization) rebuilt it for every memory scanned, which
+  // took 35 ms over 1,000 memories on PGlite.
   return memoryJson(
-    sql`select m."id", m."text", m."importance", m."updated_at",
+    sql`with q as materialized ${queryWordsSql(search)}
+      select m."id", m."text", m."importance", m."updated_at",
         ts_rank(m."search", q."ranked") as "rank"
-      from "memories" m, ${queryWordsSql(search)} as q
+      from "memories" m, q
       where ${visibleTo(reader)} and m."search" @@ q."matched"
       order by "rank" desc, m."importance" desc, m."updated_at" desc
       limit ${config.memory.candidateLimit}`,
