@@ -3,6 +3,7 @@
 // always runs. Each stage writes the turn's status as it starts; hooks may transform, guard or
 // observe at its pre and post points.
 import { type LanguageModelUsage, readUIMessageStream, streamText, type UIMessageChunk } from "ai";
+import { getDatabase } from "@/db/client";
 import { wakeJobsSoon } from "@/inngest/engine";
 import { turnCompleted } from "@/inngest/events";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
@@ -199,14 +200,16 @@ async function execute(
   const stepsBefore = resumed ? stepsSoFar(resumed.message) : 0;
 
   let sentFirstText = false;
-  // With no other turn streaming in this process, the model's stream holds the rest of the answer
-  // until the first text is committed and on its way to the client: otherwise the SDK streams
-  // the rest through its stages while that commit's reply waits, and again before Node sends the
-  // response's write (it sends a tick's writes once the tick's promise callbacks have all run;
-  // hence one turn of the event loop after). With other turns streaming the thread is shared
-  // anyway, and holding would only push the rest into a later write of the log.
+  // On Postgres, with no other turn in this process, the model's stream holds the rest of the
+  // answer until the first text is committed and on its way to the client: otherwise the SDK
+  // streams the rest through its stages while that commit's reply waits to be read, and again
+  // before Node sends the response's write (it sends a tick's writes once the tick's promise
+  // callbacks have all run; hence one turn of the event loop after). PGlite runs the commit on
+  // this thread, so there is no reply to wait for. With other turns in flight the thread is
+  // shared anyway, and holding would only put the rest behind their statements.
   let releaseRest: (written?: Promise<void>) => void = () => {};
-  if (runRegistry.size() <= 1) {
+  const { kind } = await getDatabase();
+  if (kind === "postgres" && !runRegistry.busyWithOthers(turn.id)) {
     resolved.model.pacing.afterFirstText = new Promise<void>((resolve) => {
       releaseRest = resolve;
     });
