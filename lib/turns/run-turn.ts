@@ -2,6 +2,8 @@
 // TOOL_CALL stage for each tool call inside the bounded tool loop), RENDER, then cleanup that
 // always runs. Each stage writes the turn's status as it starts; hooks may transform, guard or
 // observe at its pre and post points.
+
+import { setImmediate as nextEventLoopTurn } from "node:timers/promises";
 import { type LanguageModelUsage, readUIMessageStream, streamText, type UIMessageChunk } from "ai";
 import { getDatabase } from "@/db/client";
 import { wakeJobsSoon } from "@/inngest/engine";
@@ -209,7 +211,8 @@ async function execute(
   // shared anyway, and holding would only put the rest behind their statements.
   let releaseRest: (written?: Promise<void>) => void = () => {};
   const { kind } = await getDatabase();
-  if (kind === "postgres" && !runRegistry.busyWithOthers(turn.id)) {
+  const holdsRest = kind === "postgres" && !runRegistry.busyWithOthers(turn.id);
+  if (holdsRest) {
     resolved.model.pacing.afterFirstText = new Promise<void>((resolve) => {
       releaseRest = resolve;
     });
@@ -226,7 +229,7 @@ async function execute(
       const first = chunk.type === "text-delta" && !sentFirstText;
       if (first) sentFirstText = true;
       const written = log.append(chunk, { immediate: first });
-      if (first) firstTextWritten = written.then(nextEventLoopTurn);
+      if (first && holdsRest) firstTextWritten = written.then(() => nextEventLoopTurn());
     },
   });
   const transformChunks = hasStageHooks("STREAM_RESPONSE");
@@ -691,8 +694,4 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
     runRegistry.unregister(turn.id);
     if (!controller.signal.aborted) controller.abort(new StopRequested("disposed"));
   }
-}
-
-function nextEventLoopTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
