@@ -8,6 +8,12 @@ exitOnUnsupportedNode();
 const nextConfig: NextConfig = {
   // PGlite loads its WASM and extension bundles from its own package folder at run time; unpdf
   // loads PDF.js the same way, and the upload and extraction libraries are plain Node packages.
+  // The rest are loaded once per process instead of bundled: Turbopack gives each group of routes
+  // its own copy of the server code, so a bundled library is held (and its tables built) once per
+  // group. Kept out of the bundles, the tokenizer's 200,000-entry vocabulary, the AI SDK, zod,
+  // Inngest and better-auth cut the server's live heap from 165 to 103 MiB
+  // (bench/results/issue-11-first-text-timeline.md). Not React-bound packages such as
+  // @ai-sdk/react: server rendering must use Next's own React.
   serverExternalPackages: [
     "@electric-sql/pglite",
     "@electric-sql/pglite-pgvector",
@@ -16,6 +22,12 @@ const nextConfig: NextConfig = {
     "mammoth",
     "busboy",
     "file-type",
+    "gpt-tokenizer",
+    "ai",
+    "@ai-sdk/openai",
+    "zod",
+    "inngest",
+    "better-auth",
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -1,8 +1,11 @@
 // `node --conditions=react-server --import tsx bench/heap.ts [--db=pglite|postgres] [--turns=A,B]`: what a server's V8 heap
 // keeps between turn A and turn B. Takes a heap snapshot (after a full GC) at each point through
 // the inspector and prints the object kinds whose count or size grew most, with a sample of who
-// holds them. Plain turns with a follower, as in the benchmark. For finding leaks per turn.
-import { mkdirSync, rmSync } from "node:fs";
+// holds them. Plain turns with a follower, as in the benchmark. For finding leaks per turn. It then
+// prints what the live heap holds at turn B: its largest object kinds, and its largest strings
+// (mostly the source text of loaded scripts) with who holds them, which is how a library bundled
+// once per group of routes shows up.
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { prepareApp, REPO } from "./lib/app-build";
 import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
@@ -148,8 +151,45 @@ function retainers(snap: Snapshot, nodeId: number, depth = 6): string[] {
   return path;
 }
 
+/** What the heap holds (after a full GC): totals by kind, and the largest strings with a holder. */
+function printLiveHeap(snap: Snapshot, kinds: Map<string, Kind>, pid: number): void {
+  const mib = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MiB`;
+  let total = 0;
+  for (const kind of kinds.values()) total += kind.size;
+  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  console.log(
+    `\nLive heap: ${mib(total)} (server RSS ${mib(Number(rss ?? 0) * 1024)}); largest kinds:`,
+  );
+  for (const [key, kind] of [...kinds].sort((x, y) => y[1].size - x[1].size).slice(0, 12)) {
+    console.log(`${mib(kind.size).padStart(11)} ${String(kind.count).padStart(8)}  ${key}`);
+  }
+  const fields = snap.snapshot.meta.node_fields;
+  const width = fields.length;
+  const [fType, fName, fSize, fId] = ["type", "name", "self_size", "id"].map((f) =>
+    fields.indexOf(f),
+  ) as [number, number, number, number];
+  const stringType = snap.snapshot.meta.node_types[0].indexOf("string");
+  const large: Array<{ size: number; id: number; text: string }> = [];
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    if (snap.nodes[i + fType] !== stringType) continue;
+    const size = snap.nodes[i + fSize] ?? 0;
+    if (size < 256 * 1024) continue;
+    const text = snap.strings[snap.nodes[i + fName] ?? 0] ?? "";
+    large.push({
+      size,
+      id: snap.nodes[i + fId] ?? 0,
+      text: text.slice(0, 90).replace(/\s+/g, " "),
+    });
+  }
+  console.log("\nStrings of 256 KiB or more (a script's source is one):");
+  for (const string of large.sort((x, y) => y.size - x.size).slice(0, 20)) {
+    console.log(`${mib(string.size).padStart(11)}  ${string.text}`);
+    console.log(`     ← ${retainers(snap, string.id, 2).join(" ← ")}`);
+  }
+}
+
 async function main() {
-  const build = await prepareApp("reuse", log);
+  const build = await prepareApp("auto", log);
   const dbName = `bench_${process.pid}_heap`;
   const databaseUrl = db === "postgres" ? await createDatabase(pgUrl, dbName) : undefined;
   const server = await startApp({
@@ -181,6 +221,7 @@ async function main() {
     const b = await inspector.snapshot();
     const sb = summarize(b);
     log(`snapshot at turn ${turnsB}: ${b.nodes.length / b.snapshot.meta.node_fields.length} nodes`);
+    printLiveHeap(b, sb, server.pid);
     const per = turnsB - turnsA;
     const rows = [...sb.entries()]
       .map(([key, kind]) => {
