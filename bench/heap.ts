@@ -5,7 +5,7 @@
 // prints what the live heap holds at turn B: its largest object kinds, and its largest strings
 // (mostly the source text of loaded scripts) with who holds them, which is how a library bundled
 // once per group of routes shows up.
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { prepareApp, REPO } from "./lib/app-build";
 import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
@@ -13,6 +13,7 @@ import { createDatabase, dropDatabase } from "./lib/db";
 import { closeIdleSockets } from "./lib/http";
 import { openInspector } from "./lib/inspector";
 import { zeroDelayMessages } from "./lib/model-ttft";
+import { rssKb } from "./lib/procfs";
 import { startApp } from "./lib/servers";
 import { runTurn } from "./lib/turns";
 import { signUpUsers } from "./lib/users";
@@ -156,10 +157,7 @@ function printLiveHeap(snap: Snapshot, kinds: Map<string, Kind>, pid: number): v
   const mib = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MiB`;
   let total = 0;
   for (const kind of kinds.values()) total += kind.size;
-  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  console.log(
-    `\nLive heap: ${mib(total)} (server RSS ${mib(Number(rss ?? 0) * 1024)}); largest kinds:`,
-  );
+  console.log(`\nLive heap: ${mib(total)} (server RSS ${mib(rssKb(pid) * 1024)}); largest kinds:`);
   for (const [key, kind] of [...kinds].sort((x, y) => y[1].size - x[1].size).slice(0, 12)) {
     console.log(`${mib(kind.size).padStart(11)} ${String(kind.count).padStart(8)}  ${key}`);
   }
