@@ -44,6 +44,7 @@ import {
   type KeptContext,
   MESSAGE_OVERHEAD_TOKENS,
 } from "./context-window";
+import { type HistoryCheck, type HistoryRead, heldHistory, historyFromRead } from "./history-cache";
 import { countTokens, type WorkstreamMessage } from "./messages";
 import { rateLimitSettings } from "./rate-limit";
 import type { RunRecord } from "./trace";
@@ -182,7 +183,8 @@ export async function openTurn(
   const window = `${limit.windowMs} milliseconds`;
   const newTokens = countTokens(stored.parts);
   // The most history any model's window could take; the builder trims to the turn's own model.
-  const historyCap = Math.max(0, historyReadCap() - newTokens);
+  const readCap = historyReadCap();
+  const held = heldHistory(input.workstreamId);
   const allowedTurns = limit.turns > 0 ? limit.turns : null;
   const opened = sql`exists (select 1 from opened)`;
   // The workstream is read only as the caller's own, so its owner is the caller from there on.
@@ -261,25 +263,7 @@ export async function openTurn(
         select ${caller.row} as caller, to_json(ws) as workstream, (select ok from allowed) as allowed,
           (select "window_start" from bumped) as window_start,
           (select count(*) from opened)::int as opened,
-          case when ${opened} then (
-            select json_build_object('kept', coalesce(json_agg(json_build_object('id', h."id",
-                'role', h."role", 'parts', h."parts", 'metadata', h."metadata",
-                'tokens', h."token_count") order by h."seq")
-                filter (where h.running <= ${historyCap} or h.newest), '[]'::json),
-              'left', count(*) filter (where not (h.running <= ${historyCap} or h.newest)))
-            from (
-              select r.*, r."seq" = max(r."seq") over () as newest,
-                sum(r."token_count" + ${MESSAGE_OVERHEAD_TOKENS}) over (order by r."seq" desc) as running
-              from (
-                select m."id", m."role", m."parts", m."metadata", m."token_count", m."seq"
-                from "messages" m
-                where m."workstream_id" = ws."id" and m."seq" > coalesce((
-                  select a."seq" from "messages" a
-                  where a."workstream_id" = ws."id" and a."id" = ws."last_compacted_message_id"), 0)
-                order by m."seq" desc limit ${config.context.maxHistoryMessages}
-              ) r
-            ) h)
-          end as history,
+          case when ${opened} then ${historySql(held.check, readCap)} end as history,
           case when ${opened} then (
             select json_build_object('state', s."state", 'plan', s."plan",
               'memorySummary', s."memory_summary")
@@ -331,11 +315,12 @@ export async function openTurn(
     ownerId: PROCESS_ID,
     firstOffset: lastOffset + 1,
   };
-  const read = parseJson(row.history) ?? { kept: [], left: 0 };
-  const history: HistoryMessage[] = read.kept.map(({ tokens, ...kept }) => ({
-    message: kept,
-    tokens,
-  }));
+  const { history, leftOut } = historyFromRead(
+    input.workstreamId,
+    parseJson(row.history) ?? { delta: false, anchor: 0, rows: [], older: 0 },
+    held,
+    { cap: Math.max(0, readCap - newTokens), readCap },
+  );
   // A retried message is in the history already; a new one joins it at the end.
   if (!existing) history.push({ message: stored, tokens: newTokens });
   return {
@@ -346,7 +331,7 @@ export async function openTurn(
       existing,
       lastOffset,
       history,
-      historyLeftOut: Number(read.left),
+      historyLeftOut: leftOut,
       kept: {
         ...keptContext(parseJson(row.kept), parseJson(row.memory_entries)),
         // The organization's tool policy, read with the workstream: no statement of its own.
@@ -404,7 +389,7 @@ type OpeningRow = {
   allowed: boolean | null;
   window_start: Date | string | null;
   opened: number;
-  history: { kept: Array<WorkstreamMessage & { tokens: number }>; left: number } | string | null;
+  history: HistoryRead | string | null;
   kept: KeptRow | string | null;
   memory_entries: MemoryBlockEntry[] | string | null;
   top_memories: RetrievedMemory[] | string | null;
@@ -414,6 +399,54 @@ type OpeningRow = {
   offered_skills: OfferedSkill[] | string | null;
   attached_files: AttachedFile[] | string | null;
 };
+
+/**
+ * The opening's history (see ./history-cache): only the messages after the held ones when the
+ * held ones are confirmed unchanged, otherwise the newest messages since the compaction point
+ * that fit the largest window any model has, with how many older ones did not.
+ */
+function historySql(check: HistoryCheck, readCap: number) {
+  const limit = config.context.maxHistoryMessages;
+  const row = (m: string) =>
+    sql.raw(`json_build_object('id', ${m}."id", 'role', ${m}."role", 'parts', ${m}."parts",
+      'metadata', ${m}."metadata", 'tokens', ${m}."token_count", 'seq', ${m}."seq", 'v', ${m}.v)`);
+  const columns = sql`m."id", m."role", m."parts", m."metadata", m."token_count", m."seq",
+    m.xmin::text::bigint as v`;
+  return sql`(
+    select case when c.held then json_build_object('delta', true, 'anchor', c.anchor,
+        'older', (select count(*) from (select 1 from "messages" o
+          where o."workstream_id" = ws."id" and o."seq" > c.anchor
+            and o."seq" < ${check.first}::bigint limit ${limit}) o),
+        'rows', (select coalesce(json_agg(${row("n")} order by n."seq"), '[]'::json)
+          from (select ${columns} from "messages" m
+            where m."workstream_id" = ws."id" and m."seq" > ${check.last}::bigint
+            order by m."seq" desc limit ${limit}) n))
+      else (
+        select json_build_object('delta', false, 'anchor', c.anchor,
+          'rows', coalesce(json_agg(${row("h")} order by h."seq")
+            filter (where h.running <= ${readCap} or h.newest), '[]'::json),
+          'older', count(*) filter (where not (h.running <= ${readCap} or h.newest)))
+        from (
+          select r.*, r."seq" = max(r."seq") over () as newest,
+            sum(r."token_count" + ${MESSAGE_OVERHEAD_TOKENS}) over (order by r."seq" desc) as running
+          from (
+            select ${columns} from "messages" m
+            where m."workstream_id" = ws."id" and m."seq" > c.anchor
+            order by m."seq" desc limit ${limit}
+          ) r
+        ) h)
+      end
+    from (
+      select a.anchor, a.anchor = ${check.anchor}::bigint and coalesce((
+          select count(*) = ${check.count}::bigint
+            and sum(x.xmin::text::bigint) = ${check.versions}::numeric
+          from "messages" x where x."workstream_id" = ws."id"
+            and x."seq" between ${check.first}::bigint and ${check.last}::bigint), false) as held
+      from (select coalesce((select p."seq" from "messages" p
+          where p."workstream_id" = ws."id" and p."id" = ws."last_compacted_message_id"), 0)
+        as anchor) a
+    ) c)`;
+}
 
 function memoryList(list: RetrievedMemory[] | null): RetrievedMemory[] {
   return (list ?? []).map((memory) => ({ ...memory, importance: Number(memory.importance) }));
