@@ -2,7 +2,9 @@
 // happened, shown to the workstream's owner alone. No flow control: the entry's write keeps the
 // newest turn's line whatever order two runs end in (it compares the turns' ends), so the
 // embedded runner claims these runs in batches without its claim lock. Not debounced: the line is
-// what the owner sees of a conversation they just left, so it comes at once.
+// what the owner sees of a conversation they just left, so it comes at once. A run whose turn was
+// followed by a later completed one in the same workstream describes nothing (describeTurn): the
+// later turn's run writes the line that is shown.
 import { defineJob } from "@/inngest/define";
 import { turnCompleted } from "@/inngest/events";
 import { describeTurn, writeTurnActivity } from "@/lib/workstreams/activity";

@@ -15,9 +15,14 @@ export const SUMMARY_MAX_CHARS = 140;
 export const SUMMARY_MAX_WORDS = 14;
 export const DEFAULT_ACTIVITY_LIMIT = 8;
 
-/** One generated line of what happened in the turn; null when the turn left nothing to describe. */
+/**
+ * One generated line of what happened in the turn; null when the turn left nothing to describe,
+ * or when a later turn of the workstream has completed since: the entry shows the newest turn's
+ * line, so this one would never be seen, and no model call is spent on it (turns that end faster
+ * than their jobs run: a burst, a loaded server, a client sending in a loop).
+ */
 export async function describeTurn(workstreamId: string, turnId: string): Promise<string | null> {
-  const entries = await turnConversation(workstreamId, turnId);
+  const entries = await turnConversation(workstreamId, turnId, { unlessSuperseded: true });
   if (!entries.length) return null;
   const raw = await generateShortText({ task: "activity", transcript: writeTranscript(entries) });
   const line = cleanLine(raw, { maxWords: SUMMARY_MAX_WORDS, maxChars: SUMMARY_MAX_CHARS });

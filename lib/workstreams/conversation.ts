@@ -1,8 +1,8 @@
 // A workstream's conversation as plain lines for background work (titles, activity lines): text
 // parts only, tool calls as their names. Read by the jobs, never sent to a client.
 import "server-only";
-import { and, asc, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { asc, eq, sql } from "drizzle-orm";
+import { executePrepared, getDb } from "@/db/client";
 import { messages } from "@/db/schema";
 import type { TranscriptEntry } from "@/lib/models/short-text";
 
@@ -46,16 +46,23 @@ export async function openingConversation(
   return rows.flatMap((row) => entriesOf(row.role, row.parts));
 }
 
-/** The messages one turn wrote: the member's request and the agent's answer. */
+/**
+ * The messages one turn wrote: the member's request and the agent's answer. With `unlessSuperseded`,
+ * nothing once a later turn of the workstream has completed (in the same statement): what is
+ * derived from the turn would be replaced by what is derived from that one.
+ */
 export async function turnConversation(
   workstreamId: string,
   turnId: string,
+  { unlessSuperseded = false }: { unlessSuperseded?: boolean } = {},
 ): Promise<TranscriptEntry[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({ role: messages.role, parts: messages.parts })
-    .from(messages)
-    .where(and(eq(messages.workstreamId, workstreamId), eq(messages.turnId, turnId)))
-    .orderBy(asc(messages.seq));
+  const rows = await executePrepared<{ role: string; parts: unknown }>(sql`
+    select m."role", m."parts" from "messages" m
+    where m."workstream_id" = ${workstreamId} and m."turn_id" = ${turnId}
+      and not (${unlessSuperseded}::boolean and exists (
+        select 1 from "turns" this join "turns" later on later."workstream_id" = this."workstream_id"
+          and later."created_at" > this."created_at" and later."state" = 'completed'
+        where this."id" = ${turnId} and this."workstream_id" = ${workstreamId}))
+    order by m."seq"`);
   return rows.flatMap((row) => entriesOf(row.role, row.parts));
 }

@@ -199,4 +199,46 @@ describe("recent activity", () => {
     expect(entry?.summary).not.toContain("[");
     expect(entry?.summary).not.toBe(text.replace("[echo] ", ""));
   });
+
+  it("T23 a turn whose workstream completed a later turn since gets no line: only the newest turn's is shown", async () => {
+    const group = await createGroup(member.client, "Greenhouse");
+    for (const text of ["Price the greenhouse glazing", "Now compare polycarbonate panels"]) {
+      await readSse(await sendTo(member.client, group.id, text));
+      await waitIdle(member.client, group.id);
+    }
+    const db = await getDb();
+    const [row] = await db.select().from(workstreams).where(eq(workstreams.id, group.id));
+    const ended = await db
+      .select()
+      .from(turns)
+      .where(eq(turns.workstreamId, group.id))
+      .orderBy(turns.createdAt);
+    const eventFor = (turnId: string) => ({
+      id: crypto.randomUUID(),
+      name: turnCompleted.name,
+      ts: Date.now(),
+      data: {
+        turnId,
+        workstreamId: group.id,
+        organizationId: row?.organizationId ?? "",
+        userId: member.userId,
+        completed: true,
+        untitled: false,
+        compact: false,
+      },
+    });
+    const older = await engineFor(recentActivityJob.id).execute({
+      events: [eventFor(ended[0]?.id ?? "")],
+    });
+    expect(older.result).toEqual({ written: false });
+    const newer = await engineFor(recentActivityJob.id).execute({
+      events: [eventFor(ended[1]?.id ?? "")],
+    });
+    expect(newer.result).toEqual({ written: true });
+    const [entry] = await db
+      .select()
+      .from(recentActivity)
+      .where(eq(recentActivity.workstreamId, group.id));
+    expect(entry?.turnId).toBe(ended[1]?.id);
+  });
 });
