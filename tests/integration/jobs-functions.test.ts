@@ -167,21 +167,17 @@ describe("title generation", () => {
 });
 
 describe("recent activity", () => {
-  it("T23 writes a generated line for the turn, not the member's words", async () => {
-    const text = "[echo] Estimate the orchard irrigation costs";
-    const group = await createGroup(member.client, "Orchard");
-    await readSse(await sendTo(member.client, group.id, text));
-    await waitIdle(member.client, group.id);
+  /** The post-turn event of one of the member's completed turns in `workstreamId`. */
+  async function completedEvent(workstreamId: string, turnId: string) {
     const db = await getDb();
-    const [turn] = await db.select().from(turns).where(eq(turns.workstreamId, group.id));
-    const [row] = await db.select().from(workstreams).where(eq(workstreams.id, group.id));
-    const event = {
+    const [row] = await db.select().from(workstreams).where(eq(workstreams.id, workstreamId));
+    return {
       id: crypto.randomUUID(),
       name: turnCompleted.name,
       ts: Date.now(),
       data: {
-        turnId: turn?.id ?? "",
-        workstreamId: group.id,
+        turnId,
+        workstreamId,
         organizationId: row?.organizationId ?? "",
         userId: member.userId,
         completed: true,
@@ -189,6 +185,16 @@ describe("recent activity", () => {
         compact: false,
       },
     };
+  }
+
+  it("T23 writes a generated line for the turn, not the member's words", async () => {
+    const text = "[echo] Estimate the orchard irrigation costs";
+    const group = await createGroup(member.client, "Orchard");
+    await readSse(await sendTo(member.client, group.id, text));
+    await waitIdle(member.client, group.id);
+    const db = await getDb();
+    const [turn] = await db.select().from(turns).where(eq(turns.workstreamId, group.id));
+    const event = await completedEvent(group.id, turn?.id ?? "");
     const { result } = await engineFor(recentActivityJob.id).execute({ events: [event] });
     expect(result).toEqual({ written: true });
     const [entry] = await db
@@ -207,32 +213,17 @@ describe("recent activity", () => {
       await waitIdle(member.client, group.id);
     }
     const db = await getDb();
-    const [row] = await db.select().from(workstreams).where(eq(workstreams.id, group.id));
     const ended = await db
       .select()
       .from(turns)
       .where(eq(turns.workstreamId, group.id))
       .orderBy(turns.createdAt);
-    const eventFor = (turnId: string) => ({
-      id: crypto.randomUUID(),
-      name: turnCompleted.name,
-      ts: Date.now(),
-      data: {
-        turnId,
-        workstreamId: group.id,
-        organizationId: row?.organizationId ?? "",
-        userId: member.userId,
-        completed: true,
-        untitled: false,
-        compact: false,
-      },
-    });
     const older = await engineFor(recentActivityJob.id).execute({
-      events: [eventFor(ended[0]?.id ?? "")],
+      events: [await completedEvent(group.id, ended[0]?.id ?? "")],
     });
     expect(older.result).toEqual({ written: false });
     const newer = await engineFor(recentActivityJob.id).execute({
-      events: [eventFor(ended[1]?.id ?? "")],
+      events: [await completedEvent(group.id, ended[1]?.id ?? "")],
     });
     expect(newer.result).toEqual({ written: true });
     const [entry] = await db
