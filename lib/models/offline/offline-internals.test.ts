@@ -2,12 +2,14 @@
  * Unit tests for the offline model's internals: trigger parsing, text chunking and the
  * JSON-schema sampler (round-tripped through zod's JSON schema export and zod validation).
  */
+import { countTokens } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSampleContext, sampleJsonSchema } from "./json-schema-sample";
 import { createRng } from "./random";
 import { sampleFromPattern } from "./regex-sample";
 import { chunkText } from "./timing";
+import { countInputTokens, countTextTokens } from "./tokens";
 import { parseTriggers } from "./triggers";
 
 describe("parseTriggers", () => {
@@ -131,5 +133,32 @@ describe("sampleJsonSchema", () => {
     const first = roundTrip(schema, "Order 4 pizzas for the Friday demo");
     expect(first).toEqual({ title: "Order Pizzas Friday Demo", count: 4 });
     expect(roundTrip(schema, "Order 4 pizzas for the Friday demo")).toEqual(first);
+  });
+});
+
+describe("countInputTokens", () => {
+  const schema = { type: "object", properties: { city: { type: "string" } } };
+  const tool = { name: "weather", description: "The weather in a city.", inputSchema: schema };
+  const asJson = (t: typeof tool) =>
+    countTokens(JSON.stringify({ name: t.name, description: t.description, parameters: schema }));
+
+  it("counts a tool as its name, description and parameters in JSON, on every call alike", () => {
+    const input = { messageDigests: ["user: hi"], fileCount: 0, extraTexts: [] };
+    const expected = 3 + countTokens("user: hi") + 4 + asJson(tool);
+    expect(countInputTokens({ ...input, tools: [tool] })).toBe(expected);
+    expect(countInputTokens({ ...input, tools: [{ ...tool }] })).toBe(expected);
+    // The same parameters object under a longer description is counted again, not remembered.
+    const renamed = { ...tool, description: "The weather and the wind in a city, hour by hour." };
+    expect(countInputTokens({ ...input, tools: [renamed] })).toBe(
+      3 + countTokens("user: hi") + 4 + asJson(renamed),
+    );
+  });
+
+  it("counts short and long texts exactly, the second time as the first", () => {
+    const long = "a long message about the harbour wall and its copper flashing ".repeat(8);
+    for (const text of ["hi there", long]) {
+      expect(countTextTokens(text)).toBe(countTokens(text));
+      expect(countTextTokens(text)).toBe(countTokens(text));
+    }
   });
 });

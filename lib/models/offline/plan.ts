@@ -152,16 +152,8 @@ export function buildPlan(
   const inputTokens = countInputTokens({
     messageDigests: view.messageDigests,
     fileCount: view.fileCount,
-    extraTexts: [
-      ...tools.map((tool) =>
-        safeStringify({
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.inputSchema,
-        }),
-      ),
-      ...(jsonFormat?.schema ? [safeStringify(jsonFormat.schema)] : []),
-    ],
+    tools,
+    extraTexts: jsonFormat?.schema ? [safeStringify(jsonFormat.schema)] : [],
   });
 
   const slow = triggers.slow;
