@@ -69,3 +69,23 @@ export function historyReadCap(): number {
     Math.max(...Object.values(MODELS).map((model) => model.contextWindow));
   return Math.floor((window - reservedOutputOf(window)) / (1 + config.context.tokenizerMargin));
 }
+
+/**
+ * The newest messages whose tokens (with the per-message overhead) fit `cap`, at most `limit`, oldest
+ * first; the newest always goes. The history a turn reads is trimmed by this one rule.
+ */
+export function newestWithin<T extends { tokens: number }>(
+  messages: readonly T[],
+  cap: number,
+  limit: number,
+): readonly T[] {
+  let used = 0;
+  let from = messages.length;
+  while (from > 0 && messages.length - from < limit) {
+    const message = messages[from - 1] as T;
+    used += message.tokens + MESSAGE_OVERHEAD_TOKENS;
+    if (from < messages.length && used > cap) break;
+    from -= 1;
+  }
+  return messages.slice(from);
+}

@@ -42,7 +42,7 @@ import {
   type HistoryMessage,
   historyReadCap,
   type KeptContext,
-  MESSAGE_OVERHEAD_TOKENS,
+  newestWithin,
 } from "./context-window";
 import type { MessageMetadata, WorkstreamMessage } from "./messages";
 import { logTurnError } from "./outcome";
@@ -275,15 +275,12 @@ async function readHistory(
     .where(and(eq(messages.workstreamId, workstream.id), gt(messages.seq, afterSeq)))
     .orderBy(desc(messages.seq))
     .limit(config.context.maxHistoryMessages);
-  const cap = historyReadCap();
-  let used = 0;
-  const kept: HistoryMessage[] = [];
-  for (const [index, row] of rows.entries()) {
-    used += row.tokenCount + MESSAGE_OVERHEAD_TOKENS;
-    if (index > 0 && used > cap) break;
-    kept.push({ message: toMessage(row), tokens: row.tokenCount });
-  }
-  return { history: kept.reverse(), historyLeftOut: rows.length - kept.length };
+  const oldestFirst = rows.reverse().map((row) => ({ row, tokens: row.tokenCount }));
+  const kept = newestWithin(oldestFirst, historyReadCap(), oldestFirst.length);
+  return {
+    history: kept.map(({ row, tokens }) => ({ message: toMessage(row), tokens })),
+    historyLeftOut: rows.length - kept.length,
+  };
 }
 
 async function readKept(workstreamId: string) {

@@ -13,7 +13,7 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { config } from "@/lib/config";
 import { processSingleton } from "@/lib/server/singleton";
-import { type HistoryMessage, MESSAGE_OVERHEAD_TOKENS } from "./context-window";
+import { type HistoryMessage, MESSAGE_OVERHEAD_TOKENS, newestWithin } from "./context-window";
 import type { WorkstreamMessage } from "./messages";
 
 /** A history message as the opening statement sends it: with its position and row version. */
@@ -137,21 +137,4 @@ export function forgetHistory(workstreamId?: string): void {
 
 function toHeld({ tokens, seq, v, ...message }: HistoryRow): HeldMessage {
   return { message, tokens: Number(tokens), seq: Number(seq), version: Number(v) };
-}
-
-/** The newest messages whose tokens (with the per-message overhead) fit `cap`; the newest always. */
-function newestWithin<T extends { tokens: number }>(
-  messages: readonly T[],
-  cap: number,
-  limit: number,
-): readonly T[] {
-  let used = 0;
-  let from = messages.length;
-  while (from > 0 && messages.length - from < limit) {
-    const message = messages[from - 1] as T;
-    used += message.tokens + MESSAGE_OVERHEAD_TOKENS;
-    if (from < messages.length && used > cap) break;
-    from -= 1;
-  }
-  return messages.slice(from);
 }

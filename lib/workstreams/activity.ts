@@ -22,7 +22,7 @@ export const DEFAULT_ACTIVITY_LIMIT = 8;
  * than their jobs run: a burst, a loaded server, a client sending in a loop).
  */
 export async function describeTurn(workstreamId: string, turnId: string): Promise<string | null> {
-  const entries = await turnConversation(workstreamId, turnId, { unlessSuperseded: true });
+  const entries = await turnConversation(workstreamId, turnId);
   if (!entries.length) return null;
   const raw = await generateShortText({ task: "activity", transcript: writeTranscript(entries) });
   const line = cleanLine(raw, { maxWords: SUMMARY_MAX_WORDS, maxChars: SUMMARY_MAX_CHARS });

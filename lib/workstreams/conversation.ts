@@ -47,22 +47,21 @@ export async function openingConversation(
 }
 
 /**
- * The messages one turn wrote: the member's request and the agent's answer. With `unlessSuperseded`,
- * nothing once a later turn of the workstream has completed (in the same statement): what is
- * derived from the turn would be replaced by what is derived from that one.
+ * The messages one turn wrote: the member's request and the agent's answer; nothing once a later
+ * turn of the workstream has completed (in the same statement), since what is derived from the
+ * turn would be replaced by what is derived from that one.
  */
 export async function turnConversation(
   workstreamId: string,
   turnId: string,
-  { unlessSuperseded = false }: { unlessSuperseded?: boolean } = {},
 ): Promise<TranscriptEntry[]> {
   const rows = await executePrepared<{ role: string; parts: unknown }>(sql`
     select m."role", m."parts" from "messages" m
     where m."workstream_id" = ${workstreamId} and m."turn_id" = ${turnId}
-      and not (${unlessSuperseded}::boolean and exists (
+      and not exists (
         select 1 from "turns" this join "turns" later on later."workstream_id" = this."workstream_id"
           and later."created_at" > this."created_at" and later."state" = 'completed'
-        where this."id" = ${turnId} and this."workstream_id" = ${workstreamId}))
+        where this."id" = ${turnId} and this."workstream_id" = ${workstreamId})
     order by m."seq"`);
   return rows.flatMap((row) => entriesOf(row.role, row.parts));
 }
