@@ -18,11 +18,13 @@ export const recentActivity = defineJob({
   handler: async ({ event, step }) => {
     const { workstreamId, turnId, userId } = event.data;
     if (!userId) return { written: false };
-    const summary = await step.run("describe-turn", () => describeTurn(workstreamId, turnId));
-    if (!summary) return { written: false };
-    const written = await step.run("write-entry", () =>
-      writeTurnActivity({ workstreamId, turnId, summary }),
-    );
-    return { written };
+    // One step: the line is written by the step that asks for it, so the run stores one result
+    // (with its completion) instead of storing the line first, a statement on every turn. What
+    // it costs: a retry after a failed write asks the model for the line again.
+    return step.run("describe-and-write", async () => {
+      const summary = await describeTurn(workstreamId, turnId);
+      if (!summary) return { written: false };
+      return { written: await writeTurnActivity({ workstreamId, turnId, summary }) };
+    });
   },
 });
