@@ -8,7 +8,9 @@
 // edited by an approval, removed, compacted away, or committed late into the range by another
 // server) makes the statement send the whole history instead, as it does when nothing is held.
 // Nothing is trusted that the statement did not confirm, so two servers on one database each keep
-// their own without coordination.
+// their own without coordination. The statement cannot see a change made in memory, so held
+// messages are frozen: code that changed one in place would fail at once instead of sending a
+// later turn a conversation that is not the stored one.
 import "server-only";
 import { LRUCache } from "lru-cache";
 import { config } from "@/lib/config";
@@ -136,5 +138,14 @@ export function forgetHistory(workstreamId?: string): void {
 }
 
 function toHeld({ tokens, seq, v, ...message }: HistoryRow): HeldMessage {
-  return { message, tokens: Number(tokens), seq: Number(seq), version: Number(v) };
+  return { message: frozen(message), tokens: Number(tokens), seq: Number(seq), version: Number(v) };
+}
+
+/** `value` and everything it holds made read-only (parsed JSON: plain objects and arrays only). */
+function frozen<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) frozen(inner);
+  }
+  return value;
 }
