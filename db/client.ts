@@ -13,6 +13,7 @@ import type { Sql } from "postgres";
 import { PROCESS_ID } from "@/lib/server/process-id";
 import { processSingleton } from "@/lib/server/singleton";
 import { lockDataDir } from "./lock";
+import { createDataDir } from "./pglite-create";
 import { postgresClient } from "./postgres-target";
 import { queryPrepared, withPreparedQueries, withPreparedStatements } from "./prepared";
 import * as schema from "./schema";
@@ -158,14 +159,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
           ]),
         ],
       });
-    let client = await open();
-    if (isNewDataDir) {
-      // Creating a data dir runs initdb in two more WebAssembly instances, and the new handle
-      // keeps their memory (~300 MB) for as long as it lives. Reopened, the server starts as
-      // small as on any later start.
-      await client.close();
-      client = await open();
-    }
+    // A new data dir is made apart (./pglite-create): initdb's memory would stay with this process.
+    if (isNewDataDir) await createDataDir(options.dataDir);
+    const client = await open();
     const logger = options.onQuery && { logQuery: options.onQuery };
     const db: Db = drizzle({ client: withPreparedQueries(client), schema, logger });
     const close = async () => {
