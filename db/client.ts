@@ -147,21 +147,19 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const { vector } = await import("@electric-sql/pglite-pgvector");
     const { drizzle } = await import("drizzle-orm/pglite");
     const settings = { ...PGLITE_DEFAULT_SETTINGS, ...options.settings };
-    const open = () =>
-      PGlite.create(options.dataDir, {
-        extensions: { vector },
-        loadDataDir: options.loadDataDir,
-        startParams: [
-          ...PGlite.defaultStartParams,
-          ...Object.entries({ ...settings, ...VECTOR_SEARCH_SETTINGS }).flatMap(([name, value]) => [
-            "-c",
-            `${name}=${value}`,
-          ]),
-        ],
-      });
     // A new data dir is made apart (./pglite-create): initdb's memory would stay with this process.
     if (isNewDataDir) await createDataDir(options.dataDir);
-    const client = await open();
+    const client = await PGlite.create(options.dataDir, {
+      extensions: { vector },
+      loadDataDir: options.loadDataDir,
+      startParams: [
+        ...PGlite.defaultStartParams,
+        ...Object.entries({ ...settings, ...VECTOR_SEARCH_SETTINGS }).flatMap(([name, value]) => [
+          "-c",
+          `${name}=${value}`,
+        ]),
+      ],
+    });
     const logger = options.onQuery && { logQuery: options.onQuery };
     const db: Db = drizzle({ client: withPreparedQueries(client), schema, logger });
     const close = async () => {

@@ -5,6 +5,7 @@
  */
 import type { LanguageModelV4Usage } from "@ai-sdk/provider";
 import { countTokens, decode, encode } from "gpt-tokenizer";
+import { LRUCache } from "lru-cache";
 import { safeStringify } from "./prompt";
 import { hashString } from "./random";
 
@@ -15,30 +16,24 @@ const PER_MESSAGE_OVERHEAD = 4;
 /** What an attached image/file costs at low detail on hosted models. */
 const PER_FILE_TOKENS = 85;
 
-const CACHE_LIMIT = 512;
-const cache = new Map<string, number>();
-/** Short texts (a history's one-line messages) keyed by themselves: cheap to keep, costly to count. */
+// Counts remembered, least recently used out: a conversation's messages come back every turn.
+// Long texts are keyed by hash + length so long histories aren't kept alive by the cache; short
+// ones (a history's one-line messages) by themselves: cheap to keep, costly to count.
 const SHORT_TEXT = 64;
-const SHORT_LIMIT = 4_096;
-const shortCache = new Map<string, number>();
+const longCounts = new LRUCache<string, number>({ max: 512 });
+const shortCounts = new LRUCache<string, number>({ max: 4_096 });
 
-/** Exact token count of a string (remembered: a conversation's messages come back every turn). */
+/** Exact token count of a string. */
 export function countTextTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length < SHORT_TEXT) return remembered(shortCache, text, text, SHORT_LIMIT);
-  // Keyed by hash + length so long histories aren't kept alive by the cache.
-  return remembered(cache, `${hashString(text)}:${text.length}`, text, CACHE_LIMIT);
-}
-
-function remembered(map: Map<string, number>, key: string, text: string, limit: number): number {
-  const cached = map.get(key);
-  if (cached !== undefined) return cached;
-  const count = countTokens(text, ENCODE_OPTIONS);
-  if (map.size >= limit) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
+  const short = text.length < SHORT_TEXT;
+  const counts = short ? shortCounts : longCounts;
+  const key = short ? text : `${hashString(text)}:${text.length}`;
+  let count = counts.get(key);
+  if (count === undefined) {
+    count = countTokens(text, ENCODE_OPTIONS);
+    counts.set(key, count);
   }
-  map.set(key, count);
   return count;
 }
 
