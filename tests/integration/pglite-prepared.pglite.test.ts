@@ -45,6 +45,22 @@ describe("named prepared statements on the embedded database", () => {
     expect((await preparedNames()).filter((row) => row.statement === text)).toHaveLength(1);
   });
 
+  it("applies a statement's own type parsers over the client's, and leaves the client's as they were", async () => {
+    const text = "select id, meta, at from notes where id = $1";
+    // What drizzle passes with its statements: timestamps kept as Postgres wrote them.
+    const asText = { parsers: { 1184: (value: string) => value } };
+    const plain = await handle.client.query(text, [1], asText);
+    const prepared = await queryPrepared(handle.client, text, [1], asText);
+    expect(prepared.rows).toEqual(plain.rows);
+    expect(prepared.rows[0]).toMatchObject({ id: 1, meta: { tags: ["a"] } });
+    expect(typeof (prepared.rows[0] as { at: unknown }).at).toBe("string");
+    // The next statement without parsers of its own gets the client's: a Date again.
+    const after = await queryPrepared(handle.client, text, [1]);
+    expect((after.rows[0] as { at: unknown }).at).toBeInstanceOf(Date);
+    expect(Object.hasOwn(handle.client.parsers, 1184)).toBe(true);
+    expect(handle.client.parsers[1184]).not.toBe(asText.parsers[1184]);
+  });
+
   it("serializes parameters by their statement types, arrays and json included", async () => {
     const rows = await queryPrepared<{ id: number; body: string }>(
       handle.client,
