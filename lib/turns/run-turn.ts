@@ -4,7 +4,12 @@
 // observe at its pre and post points.
 
 import { setImmediate as nextEventLoopTurn } from "node:timers/promises";
-import { type LanguageModelUsage, readUIMessageStream, streamText, type UIMessageChunk } from "ai";
+import {
+  experimental_streamTextLowMemory,
+  type LanguageModelUsage,
+  readUIMessageStream,
+  type UIMessageChunk,
+} from "ai";
 import { getDatabase } from "@/db/client";
 import { wakeJobsSoon } from "@/inngest/engine";
 import { turnCompleted } from "@/inngest/events";
@@ -58,6 +63,7 @@ import { runRegistry, StopRequested } from "./run-registry";
 import {
   CONSULT_TOOL,
   type ConsultationTally,
+  consultationsSettled,
   consultSpecialistTool,
   emptyTally,
   specialistsFor,
@@ -198,6 +204,8 @@ async function execute(
   let final: WorkstreamMessage | null = null;
   let streamError: unknown = null;
   const stepUsages: Array<TokenUsage | null> = [];
+  /** How each finished model call ended, in order. */
+  const stepEnds: string[] = [];
   // After an approval the turn goes on with the steps it has left.
   const stepsBefore = resumed ? stepsSoFar(resumed.message) : 0;
 
@@ -281,8 +289,10 @@ async function execute(
       },
       ctx,
     );
+    // The stream has one reader (the UI stream below) and the turn reads no final content from
+    // the SDK, so it keeps no replay copy of the stream.
     const streaming = input.trace.within(() =>
-      streamText({
+      experimental_streamTextLowMemory({
         model: resolved.model.model,
         // The model is the resolved agent's (resolveAgent hooks choose it); a transform here
         // rewrites what it is asked.
@@ -305,6 +315,7 @@ async function execute(
         onStepEnd: (step) => {
           const usage = tokenUsage(step.usage);
           stepUsages.push(usage);
+          stepEnds.push(step.finishReason);
           // The resilient model answers under the primary's id: the last attempt that streamed
           // names the model that really answered (a fallback, after failures).
           const modelId =
@@ -369,6 +380,10 @@ async function execute(
       }
       rechunker.flushAll();
     });
+    // A stop ends the stream above before a consultation has sent its last part and counted its
+    // usage; both belong to the answer kept.
+    await consultationsSettled(consultations);
+    rechunker.flushAll();
     if (rewritten) {
       // Set by the stream's onEnd callback, which TypeScript cannot see.
       const kept = final as WorkstreamMessage | null;
@@ -385,7 +400,6 @@ async function execute(
     stepUsages,
     failed: streamError !== null,
   });
-  const { steps } = counted;
   const servedBy =
     resolved.model.attempts.findLast((attempt) => attempt.outcome === "ok")?.modelId ??
     resolved.model.modelId;
@@ -425,8 +439,7 @@ async function execute(
   // The stream ended on tool calls that wait for the owner: the turn is suspended.
   const waiting = suspended(turn.id, message, record);
   if (waiting) return waiting;
-  const last = steps.at(-1);
-  if (stepsUsed(steps.length) >= config.turns.maxSteps && last?.finishReason === "tool-calls") {
+  if (stepsUsed(stepEnds.length) >= config.turns.maxSteps && stepEnds.at(-1) === "tool-calls") {
     return failed(turn.id, { code: "turn:step_limit", retryable: false }, message, record);
   }
   return {
@@ -547,25 +560,22 @@ class RewrittenMessage {
  */
 async function turnUsage(
   turnId: string,
-  result: { totalUsage: PromiseLike<LanguageModelUsage>; steps: PromiseLike<StepLike[]> },
+  result: { totalUsage: PromiseLike<LanguageModelUsage> },
   {
     signal,
     stepUsages,
     failed,
   }: { signal: AbortSignal; stepUsages: Array<TokenUsage | null>; failed: boolean },
-): Promise<{ usage: TokenUsage | null; steps: StepLike[] }> {
+): Promise<{ usage: TokenUsage | null }> {
   const unknown = (what: string) => (error: unknown) => {
     const expected = failed || (signal.aborted && error === signal.reason);
     if (!expected) logTurnError(turnId, `${what} unknown`, error);
     return undefined;
   };
-  const steps = (await Promise.resolve(result.steps).then(undefined, unknown("steps"))) ?? [];
-  if (signal.aborted) return { usage: sumUsage(stepUsages), steps };
+  if (signal.aborted) return { usage: sumUsage(stepUsages) };
   const total = await Promise.resolve(result.totalUsage).then(undefined, unknown("usage"));
-  return { usage: total ? tokenUsage(total) : sumUsage(stepUsages), steps };
+  return { usage: total ? tokenUsage(total) : sumUsage(stepUsages) };
 }
-
-type StepLike = { usage: LanguageModelUsage; finishReason: string };
 
 /** The text of a message's text parts, as the skill job reads it from the rows. */
 function textOf(message: WorkstreamMessage | undefined): string {

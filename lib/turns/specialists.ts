@@ -48,10 +48,20 @@ export type SpecialistPartData = {
 export type ConsultationTally = {
   steps: number;
   records: Array<{ usage: TokenUsage | null; costUsd: number | null }>;
+  /** Consultations still running: a stop ends the lead's stream before they have wound up. */
+  running: Set<Promise<unknown>>;
 };
 
 export function emptyTally(): ConsultationTally {
-  return { steps: 0, records: [] };
+  return { steps: 0, records: [], running: new Set() };
+}
+
+/**
+ * Resolves once every consultation has wound up: its last part sent (a stopped one says so) and
+ * its usage counted. The turn keeps its answer and totals only after this.
+ */
+export async function consultationsSettled(tally: ConsultationTally): Promise<void> {
+  await Promise.allSettled([...tally.running]);
 }
 
 /** The specialists the lead of a group workstream may consult: never itself. */
@@ -179,8 +189,15 @@ export function consultSpecialistTool(input: ConsultInput): Tool {
       `Asks a specialist of this group workstream (${names}) a question and returns their ` +
       "answer. They see the workstream state and the latest messages, not the whole history.",
     inputSchema: consultSchema,
-    execute: ({ specialist, question }, { toolCallId }) =>
-      consult(input, { asked: specialist, question, id: toolCallId }),
+    execute: ({ specialist, question }, { toolCallId }) => {
+      const running = consult(input, { asked: specialist, question, id: toolCallId });
+      const { tally } = input;
+      tally.running.add(running);
+      // The SDK reports the consultation's failure; this only forgets it.
+      const forget = () => tally.running.delete(running);
+      running.then(forget, forget);
+      return running;
+    },
   });
 }
 
