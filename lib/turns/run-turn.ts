@@ -4,12 +4,7 @@
 // observe at its pre and post points.
 
 import { setImmediate as nextEventLoopTurn } from "node:timers/promises";
-import {
-  experimental_streamTextLowMemory,
-  type LanguageModelUsage,
-  readUIMessageStream,
-  type UIMessageChunk,
-} from "ai";
+import { type LanguageModelUsage, readUIMessageStream, streamText, type UIMessageChunk } from "ai";
 import { getDatabase } from "@/db/client";
 import { wakeJobsSoon } from "@/inngest/engine";
 import { turnCompleted } from "@/inngest/events";
@@ -289,10 +284,11 @@ async function execute(
       },
       ctx,
     );
-    // The stream has one reader (the UI stream below) and the turn reads no final content from
-    // the SDK, so it keeps no replay copy of the stream.
+    // Not experimental_streamTextLowMemory, although the stream has one reader and the turn
+    // reads no final content from the SDK: it saved ~0.2 ms of CPU per turn, but its stream,
+    // pulled one part at a time, put the embedded database's first text ~2 ms later (three pairs).
     const streaming = input.trace.within(() =>
-      experimental_streamTextLowMemory({
+      streamText({
         model: resolved.model.model,
         // The model is the resolved agent's (resolveAgent hooks choose it); a transform here
         // rewrites what it is asked.
