@@ -8,13 +8,12 @@
 // they are; the packages' own frames keep their names.
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { prepareApp, REPO } from "./lib/app-build";
+import { REPO } from "./lib/app-build";
 import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
-import { createDatabase, dropDatabase } from "./lib/db";
 import { closeIdleSockets } from "./lib/http";
+import { startInspectedApp } from "./lib/inspected-app";
 import { openInspector } from "./lib/inspector";
 import { zeroDelayMessages } from "./lib/model-ttft";
-import { startApp } from "./lib/servers";
 import { runTurn } from "./lib/turns";
 import { signUpUsers } from "./lib/users";
 
@@ -89,17 +88,13 @@ function print(title: string, map: Map<string, number>, rows: number) {
 }
 
 async function main() {
-  const build = await prepareApp(buildMode, log);
-  const dbName = `bench_${process.pid}_alloc`;
-  const databaseUrl = db === "postgres" ? await createDatabase(pgUrl, dbName) : undefined;
-  const server = await startApp({
-    kind: db,
-    appDir: build.dir,
-    pgliteDataDir: path.join(workDir, "pglite"),
-    databaseUrl,
-    chunkDelayMs: 0,
-    verbose: false,
-    nodeArgs: ["--inspect=127.0.0.1:0"],
+  const { server, stop } = await startInspectedApp({
+    db,
+    build: buildMode,
+    pgUrl,
+    workDir,
+    name: "alloc",
+    log,
   });
   try {
     const session = await openInspector(server.output);
@@ -135,8 +130,7 @@ async function main() {
     print("By function:", byFunction, 30);
     print("By nearest caller outside Node's internals and builtins:", byCaller, 30);
   } finally {
-    await server.stop();
-    if (databaseUrl) await dropDatabase(pgUrl, dbName).catch(() => undefined);
+    await stop();
   }
 }
 

@@ -7,14 +7,13 @@
 // once per group of routes shows up.
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { prepareApp, REPO } from "./lib/app-build";
+import { REPO } from "./lib/app-build";
 import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
-import { createDatabase, dropDatabase } from "./lib/db";
 import { closeIdleSockets } from "./lib/http";
+import { startInspectedApp } from "./lib/inspected-app";
 import { openInspector } from "./lib/inspector";
 import { zeroDelayMessages } from "./lib/model-ttft";
 import { rssKb } from "./lib/procfs";
-import { startApp } from "./lib/servers";
 import { runTurn } from "./lib/turns";
 import { signUpUsers } from "./lib/users";
 
@@ -187,17 +186,13 @@ function printLiveHeap(snap: Snapshot, kinds: Map<string, Kind>, pid: number): v
 }
 
 async function main() {
-  const build = await prepareApp("auto", log);
-  const dbName = `bench_${process.pid}_heap`;
-  const databaseUrl = db === "postgres" ? await createDatabase(pgUrl, dbName) : undefined;
-  const server = await startApp({
-    kind: db,
-    appDir: build.dir,
-    pgliteDataDir: path.join(workDir, "pglite"),
-    databaseUrl,
-    chunkDelayMs: 0,
-    verbose: false,
-    nodeArgs: ["--inspect=127.0.0.1:0"],
+  const { server, stop } = await startInspectedApp({
+    db,
+    build: "auto",
+    pgUrl,
+    workDir,
+    name: "heap",
+    log,
   });
   try {
     const inspector = await inspectorSocket(server.output);
@@ -249,8 +244,7 @@ async function main() {
     }
     inspector.close();
   } finally {
-    await server.stop();
-    if (databaseUrl) await dropDatabase(pgUrl, dbName).catch(() => undefined);
+    await stop();
   }
 }
 
