@@ -14,15 +14,11 @@ import { closeIdleSockets } from "./lib/http";
 import { startInspectedApp } from "./lib/inspected-app";
 import { openInspector } from "./lib/inspector";
 import { zeroDelayMessages } from "./lib/model-ttft";
+import { parseFlags } from "./lib/script";
 import { runTurn } from "./lib/turns";
 import { signUpUsers } from "./lib/users";
 
-const flags = new Map(
-  process.argv.slice(2).map((arg) => {
-    const [key, value] = arg.replace(/^--/, "").split("=");
-    return [key ?? "", value ?? "true"] as const;
-  }),
-);
+const flags = parseFlags(process.argv.slice(2));
 const db = flags.get("db") === "postgres" ? "postgres" : "pglite";
 const turns = Number(flags.get("turns") ?? 300);
 const buildMode = flags.get("build") === "reuse" ? "reuse" : "auto";

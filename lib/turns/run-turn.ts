@@ -198,9 +198,8 @@ async function execute(
 
   let final: WorkstreamMessage | null = null;
   let streamError: unknown = null;
-  const stepUsages: Array<TokenUsage | null> = [];
-  /** How each finished model call ended, in order. */
-  const stepEnds: string[] = [];
+  /** Each finished model call's usage and how it ended, in order. */
+  const stepsEnded: Array<{ usage: TokenUsage | null; finishReason: string }> = [];
   // After an approval the turn goes on with the steps it has left.
   const stepsBefore = resumed ? stepsSoFar(resumed.message) : 0;
 
@@ -262,7 +261,7 @@ async function execute(
             scope,
             signal: controller.signal,
             // The lead's finished steps, the one calling the tool, and every consultation's.
-            stepsUsed: () => stepsBefore + stepUsages.length + 1 + consultations.steps,
+            stepsUsed: () => stepsBefore + stepsEnded.length + 1 + consultations.steps,
             resolve: (agentId) => resolveAgent(input, agentId),
             emit: (chunk) => {
               rewritten?.push(chunk);
@@ -310,8 +309,7 @@ async function execute(
         // A stop rejects the SDK's totals, so each finished model call's usage is kept here.
         onStepEnd: (step) => {
           const usage = tokenUsage(step.usage);
-          stepUsages.push(usage);
-          stepEnds.push(step.finishReason);
+          stepsEnded.push({ usage, finishReason: step.finishReason });
           // The resilient model answers under the primary's id: the last attempt that streamed
           // names the model that really answered (a fallback, after failures).
           const modelId =
@@ -393,7 +391,7 @@ async function execute(
 
   const counted = await turnUsage(turn.id, result, {
     signal: controller.signal,
-    stepUsages,
+    stepUsages: stepsEnded.map((step) => step.usage),
     failed: streamError !== null,
   });
   const servedBy =
@@ -435,7 +433,11 @@ async function execute(
   // The stream ended on tool calls that wait for the owner: the turn is suspended.
   const waiting = suspended(turn.id, message, record);
   if (waiting) return waiting;
-  if (stepsUsed(stepEnds.length) >= config.turns.maxSteps && stepEnds.at(-1) === "tool-calls") {
+  const lastStep = stepsEnded.at(-1);
+  if (
+    stepsUsed(stepsEnded.length) >= config.turns.maxSteps &&
+    lastStep?.finishReason === "tool-calls"
+  ) {
     return failed(turn.id, { code: "turn:step_limit", retryable: false }, message, record);
   }
   return {
