@@ -2,7 +2,8 @@
 // [--db=postgres|pglite] [--turns=N] [--level=N] [--rounds=N] [--build=auto|reuse] [--statements]`:
 // CPU profiles of a server, taken through its inspector over exact windows (5 s idle, 300
 // history-page GETs, N sequential turns, rounds of simultaneous turns), summarized by package,
-// hottest functions (with callers) and lib/ frames by inclusive time (file:line). `--server=next`
+// hottest functions (with callers), the app's own functions by self time, and lib/ frames by
+// inclusive time (file:line). `--server=next`
 // profiles `next start` on the bench build (minified frames are mapped back through the build's
 // source maps; lines refer to the copy of the sources the build was made from, .data/bench/app);
 // `--server=source` serves the route handlers from source (tests/support/serve.ts under tsx);
@@ -193,6 +194,8 @@ function summarizeProfile(profile: CpuProfile) {
   const callers = new Map<string, Map<string, number>>();
   const inclusive = new Map<string, number>();
   const packages = new Map<string, number>();
+  // The app's own functions by self time (native work they call counted for them).
+  const appSelf = new Map<string, number>();
   let busyUs = 0;
   for (const [id, us] of selfUs) {
     const own = label(id);
@@ -214,6 +217,7 @@ function summarizeProfile(profile: CpuProfile) {
           ? own.label
           : owner.label);
     packages.set(bucket, (packages.get(bucket) ?? 0) + us);
+    if (!owner.pkg && owner.ours) appSelf.set(owner.label, (appSelf.get(owner.label) ?? 0) + us);
     // The nearest caller that is not a node internal or native frame.
     for (let at = parent.get(id); at !== undefined; at = parent.get(at)) {
       const frame = label(at);
@@ -253,6 +257,7 @@ function summarizeProfile(profile: CpuProfile) {
         .map(([name, us]) => `${name} (${round(us / 1000, 0)} ms)`),
     })),
     topLibInclusive: top(inclusive, 30),
+    topAppSelf: top(appSelf, 20),
     byPackage: top(packages, 20),
   };
 }
@@ -277,6 +282,8 @@ function printSummary(summary: PrintedSummary): void {
     console.log(row(r));
     for (const caller of r.callers) console.log(`             ← ${caller}`);
   }
+  console.log("\nThe app's own functions by self time (native work they call included):");
+  for (const r of summary.topAppSelf) console.log(row(r));
   console.log("\nlib/ frames by inclusive time:");
   for (const r of summary.topLibInclusive.slice(0, 25)) console.log(row(r));
 }
