@@ -80,7 +80,7 @@ const HELP = `npm run bench -- [flags]
   --pg-url=URL                                 admin URL of the throwaway cluster
                                                (default: $BENCH_PG_URL or
                                                postgres://postgres@127.0.0.1:54329/postgres)
-  --turns=N --warmup=N --overhead-users=N --overhead-words=N (plain turn: 7)
+  --turns=N --warmup=N --overhead-users=N --overhead-words=N (plain turn: 7; warm-up: 80)
   --followers=0|1                              followers per plain turn (default 1)
   --statement-turns=N                          turns whose SQL is counted (default 10)
   --soak-turns=N --soak-parallel=N             the memory run: RSS after N turns (default
@@ -136,7 +136,10 @@ export function parseOptions(argv: readonly string[]): Options {
     name: quick ? "quick" : "bench",
     pgUrl: process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:54329/postgres",
     turns: quick ? 30 : 200,
-    warmupTurns: quick ? 5 : 20,
+    // Enough for each of the app's 10 pooled Postgres connections to run each hot statement
+    // more than five times: Postgres plans a prepared statement afresh for its first five runs
+    // on a connection (2.5–3 ms for the opening) and keeps a generic plan after that.
+    warmupTurns: quick ? 5 : 80,
     overheadUsers: quick ? 5 : 10,
     overheadWords: 7,
     followers: 1,
