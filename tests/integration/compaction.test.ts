@@ -5,7 +5,6 @@
 // compaction folds the first summary in; a failed compaction leaves everything as it was and the
 // flag cleared; a compaction whose process died is reaped; a message sent meanwhile waits for it.
 import { InngestTestEngine } from "@inngest/test";
-import type { ModelMessage } from "ai";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
@@ -19,10 +18,10 @@ import { claimWorkstream, writeCompaction } from "@/lib/compaction/store";
 import type { CompactionView } from "@/lib/compaction/view";
 import { wireDomains } from "@/lib/server/wiring";
 import type { ContextView } from "@/lib/state/schema";
-import { registerHook } from "@/lib/turns/hooks";
 import type { HistoryPage } from "@/lib/turns/messages";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { watchSentRequests } from "../support/sent-requests";
 import { readSse, statuses } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { LiveFollower, waitFor } from "./workstreams-support/helpers";
@@ -234,20 +233,13 @@ describe("compaction", () => {
   });
 
   it("I15.1 T5 M3 the next turn is sent the summary as a system message and stays within the window", async () => {
-    let sent: ModelMessage[] = [];
-    const unregister = registerHook({
-      kind: "observer",
-      stage: "SEND_REQUEST",
-      name: "test:capture",
-      run: (payload, ctx) => {
-        if (ctx.workstreamId === alice.workstreamId) sent = payload.messages;
-      },
-    });
+    const requests = watchSentRequests();
     try {
       await turn(alice, "What is still open on the lighthouse?");
     } finally {
-      unregister();
+      requests.stop();
     }
+    const sent = requests.lastIn(alice.workstreamId)?.messages ?? [];
     expect(sent[0]).toEqual({
       role: "system",
       content: `Summary of the earlier conversation:\n${first.summary}`,

@@ -7,9 +7,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executePrepared } from "@/db/client";
 import { forgetHistory, heldHistory } from "@/lib/turns/history-cache";
-import { registerHook } from "@/lib/turns/hooks";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { watchSentRequests } from "../support/sent-requests";
 import { readSse, statuses } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
@@ -41,21 +41,14 @@ function modelLine(message: ModelMessage): string {
 
 /** One turn: what the model was sent, minus the compaction summary, as lines. */
 async function turn(text: string): Promise<{ lines: string[]; system: string[] }> {
-  let sent: ModelMessage[] = [];
-  const unregister = registerHook({
-    kind: "observer",
-    stage: "SEND_REQUEST",
-    name: "test:history",
-    run: (payload, ctx) => {
-      if (ctx.workstreamId === owner.workstreamId) sent = payload.messages;
-    },
-  });
+  const requests = watchSentRequests();
   try {
     const events = await readSse(await send(owner, text));
     expect(statuses(events.events).at(-1)).toBe("ready");
   } finally {
-    unregister();
+    requests.stop();
   }
+  const sent = requests.lastIn(owner.workstreamId)?.messages ?? [];
   return {
     lines: sent.filter((message) => message.role !== "system").map(modelLine),
     system: sent.filter((message) => message.role === "system").map(modelLine),

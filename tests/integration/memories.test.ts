@@ -21,10 +21,10 @@ import {
 } from "@/lib/memory/store";
 import { wireDomains } from "@/lib/server/wiring";
 import type { ContextView } from "@/lib/state/schema";
-import { registerHook } from "@/lib/turns/hooks";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { type SignedUpUser, signUp } from "../support/http-client";
+import { type SentRequests, watchSentRequests } from "../support/sent-requests";
 import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { createGroup, joinOrganization, sendTo } from "./workstreams-support/helpers";
@@ -35,8 +35,8 @@ let fake: FakeOpenAI;
 let admin: SignedUpUser;
 let memberA: SignedUpUser;
 let memberB: SignedUpUser;
-/** What the model was sent as instructions, by turn id. */
-const instructions = new Map<string, string>();
+/** What the model was sent, by turn. */
+let sent: SentRequests;
 const cleanups: Array<() => void> = [];
 const MODEL_ENV = [
   "OPENAI_API_KEY",
@@ -58,16 +58,8 @@ beforeAll(async () => {
   memberB = await signUp(server.url, "Member Bo");
   await joinOrganization(memberA, admin.organizationId, "member");
   await joinOrganization(memberB, admin.organizationId, "member");
-  cleanups.push(
-    registerHook({
-      kind: "observer",
-      stage: "SEND_REQUEST",
-      name: "test:instructions",
-      run: (payload, ctx) => {
-        instructions.set(ctx.turnId, payload.instructions);
-      },
-    }),
-  );
+  sent = watchSentRequests();
+  cleanups.push(sent.stop);
 });
 afterEach(() => {
   for (const key of MODEL_ENV) {
@@ -94,7 +86,12 @@ async function turn(user: SignedUpUser, workstreamId: string, message: string): 
   expect(statuses(events).at(-1)).toBe("ready");
   const status = events.find((event) => event.data.type === "data-status");
   const turnId = String((status?.data.data as { turnId?: string } | undefined)?.turnId);
-  return { events, text: textOf(events), turnId, instructions: instructions.get(turnId) ?? "" };
+  return {
+    events,
+    text: textOf(events),
+    turnId,
+    instructions: sent.of(turnId)?.instructions ?? "",
+  };
 }
 
 function toolOutput(events: SseEvent[]): Record<string, unknown> | undefined {

@@ -10,10 +10,10 @@ import { getDb } from "@/db/client";
 import { memories, skills } from "@/db/schema";
 import { drainJobsOnce } from "@/inngest/engine";
 import { wireDomains } from "@/lib/server/wiring";
-import { registerHook } from "@/lib/turns/hooks";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
 import { countRows } from "../support/row-counts";
+import { type SentRequests, watchSentRequests } from "../support/sent-requests";
 import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { createGroup, joinOrganization, sendTo, waitFor } from "./workstreams-support/helpers";
@@ -21,8 +21,8 @@ import { createGroup, joinOrganization, sendTo, waitFor } from "./workstreams-su
 let testDb: TestDatabase;
 let server: AppServer;
 let admin: SignedUpUser;
-/** What the model was sent as instructions, by turn id. */
-const instructions = new Map<string, string>();
+/** What the model was sent, by turn. */
+let sent: SentRequests;
 const cleanups: Array<() => void> = [];
 
 beforeAll(async () => {
@@ -31,16 +31,8 @@ beforeAll(async () => {
   await wireDomains();
   server = await startAppServer();
   admin = await signUp(server.url, "Memory Jobs Admin");
-  cleanups.push(
-    registerHook({
-      kind: "observer",
-      stage: "SEND_REQUEST",
-      name: "test:instructions",
-      run: (payload, ctx) => {
-        instructions.set(ctx.turnId, payload.instructions);
-      },
-    }),
-  );
+  sent = watchSentRequests();
+  cleanups.push(sent.stop);
 });
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
@@ -67,7 +59,12 @@ async function turn(user: SignedUpUser, workstreamId: string, message: string): 
   expect(statuses(events).at(-1)).toBe("ready");
   const status = events.find((event) => event.data.type === "data-status");
   const turnId = String((status?.data.data as { turnId?: string } | undefined)?.turnId);
-  return { events, text: textOf(events), turnId, instructions: instructions.get(turnId) ?? "" };
+  return {
+    events,
+    text: textOf(events),
+    turnId,
+    instructions: sent.of(turnId)?.instructions ?? "",
+  };
 }
 
 async function chiefOf(user: SignedUpUser): Promise<string> {
