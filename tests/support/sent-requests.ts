@@ -4,12 +4,7 @@
 import type { ModelMessage } from "ai";
 import { registerHook } from "@/lib/turns/hooks";
 
-export type SentRequest = {
-  turnId: string;
-  workstreamId: string;
-  instructions: string;
-  messages: ModelMessage[];
-};
+export type SentRequest = { instructions: string; messages: ModelMessage[] };
 
 export type SentRequests = {
   /** The turn's last request, if its model was called. */
@@ -28,12 +23,7 @@ export function watchSentRequests(): SentRequests {
     stage: "SEND_REQUEST",
     name: "test:sent-requests",
     run: (payload, ctx) => {
-      const request = {
-        turnId: ctx.turnId,
-        workstreamId: ctx.workstreamId,
-        instructions: payload.instructions,
-        messages: payload.messages,
-      };
+      const request = { instructions: payload.instructions, messages: payload.messages };
       byTurn.set(ctx.turnId, request);
       byWorkstream.set(ctx.workstreamId, request);
     },
