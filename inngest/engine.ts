@@ -24,6 +24,10 @@ const state = processSingleton<{
   outbox?: Outbox;
   runner?: EmbeddedRunner;
   soon?: NodeJS.Timeout;
+  /** Events written since the delayed wake was set, handed to the outbox with it. */
+  written?: JobEvent[];
+  /** A wake since then came without its events: the pass reads the outbox. */
+  readOutbox?: boolean;
 }>("jobs", () => ({}));
 
 /** The functions as Inngest functions, for `serve()` at /api/inngest. */
@@ -64,7 +68,7 @@ export function startJobs({ busy }: { busy?: () => boolean } = {}): void {
       delivery: {
         kind: "embedded",
         adopt: (events) => runner.adopt(events),
-        enqueue: (tx, events) => runner.enqueue(tx, events),
+        enqueue: (tx, events) => runner.handOver(tx, events),
         enqueued: () => runner.wake(),
       },
     });
@@ -73,22 +77,34 @@ export function startJobs({ busy }: { busy?: () => boolean } = {}): void {
   state.outbox.start();
 }
 
-/** After a commit that wrote to the outbox: hand the events over now rather than at the next poll. */
-export function wakeJobs(): void {
-  state.outbox?.wake();
+/**
+ * After a commit that wrote to the outbox: hand the events over now rather than at the next poll.
+ * Given the events the commit wrote (all of them), the outbox need not be read to find them.
+ */
+export function wakeJobs(events?: readonly JobEvent[]): void {
+  state.outbox?.wake(events);
 }
 
 /**
  * After a turn's end queued its post-turn event: one outbox pass a moment later
  * (config.jobs.wakeDelayMs) for every turn that ended meanwhile. The turn's last events reach
  * its clients first, and under load many turns' events are handed over in one pass rather than
- * one pass each.
+ * one pass each. `event`: the event the commit wrote, when the caller has it; without it the pass
+ * reads the outbox.
  */
-export function wakeJobsSoon(): void {
-  if (!state.outbox || state.soon) return;
+export function wakeJobsSoon(event?: JobEvent): void {
+  if (!state.outbox) return;
+  const written = (state.written ??= []);
+  // One wake without its event makes the pass read the outbox anyway.
+  if (event && !state.readOutbox) written.push(event);
+  else state.readOutbox = true;
+  if (state.soon) return;
   state.soon = setTimeout(() => {
+    const events = state.readOutbox ? undefined : state.written;
     state.soon = undefined;
-    wakeJobs();
+    state.written = undefined;
+    state.readOutbox = undefined;
+    wakeJobs(events);
   }, config.jobs.wakeDelayMs);
   state.soon.unref();
 }
@@ -101,6 +117,8 @@ export async function drainJobsOnce(): Promise<number> {
 export async function stopJobs(): Promise<void> {
   clearTimeout(state.soon);
   state.soon = undefined;
+  state.written = undefined;
+  state.readOutbox = undefined;
   await state.outbox?.stop();
   await state.runner?.stop();
   state.outbox = undefined;

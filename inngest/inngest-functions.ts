@@ -22,7 +22,15 @@ export function toInngestFunction(definition: AnyJobDefinition) {
       retries: flow.retries ?? DEFAULT_RETRIES,
       ...(flow.concurrency ? { concurrency: flow.concurrency } : {}),
       ...(flow.throttle ? { throttle: flow.throttle } : {}),
-      ...(flow.debounce ? { debounce: flow.debounce } : {}),
+      ...(flow.debounce
+        ? {
+            debounce: {
+              key: flow.debounce.key,
+              period: flow.debounce.period,
+              timeout: flow.debounce.timeout,
+            },
+          }
+        : {}),
       onFailure: async ({ event, error, runId }) => {
         const original = event.data.event;
         await recordJobFailure({

@@ -12,13 +12,13 @@ import type { JobEvent } from "./define";
 export type Delivery =
   /**
    * Into the embedded runner's job table, atomically with marking the rows sent: `adopt` does it
-   * in one statement (null: it cannot, for this runner's functions), `enqueue` inside the
-   * outbox's transaction otherwise.
+   * in one statement (null: it cannot, for these events), `enqueue` inside the outbox's
+   * transaction otherwise (its `committed` is called once that transaction has committed).
    */
   | {
       kind: "embedded";
       adopt(events: JobEvent[]): Promise<number | null>;
-      enqueue(tx: Tx, events: JobEvent[]): Promise<unknown>;
+      enqueue(tx: Tx, events: JobEvent[]): Promise<{ committed(): void }>;
       enqueued(): void;
     }
   /** To Inngest's event API; `send` must give up by itself (a timeout) rather than hang. */
@@ -38,8 +38,12 @@ export type OutboxOptions = {
 export type Outbox = {
   /** Hands over every pending row that is due; resolves with how many were handed over. */
   drain(): Promise<number>;
-  /** Drains soon (coalesced): called after a commit that wrote to the outbox. */
-  wake(): void;
+  /**
+   * Drains soon (coalesced): called after a commit that wrote to the outbox. Given the events
+   * that commit wrote, the embedded runner takes them over by id, without reading the outbox
+   * first (rows written elsewhere wait for the poll).
+   */
+  wake(events?: readonly JobEvent[]): void;
   start(): void;
   stop(): Promise<void>;
 };
@@ -76,24 +80,27 @@ export function createOutbox({
   let again: Promise<number> | null = null;
   let stopped = true;
   let lastCleanup = 0;
-  // Whether the runner takes events over in one statement (learnt from its first answer).
-  let adoptable: boolean | undefined;
-  // A wake asked for the pass under way or the next one (events were just written).
-  let woken = false;
+  // Events this process committed since the last pass, handed over by id.
+  let written: JobEvent[] = [];
+  // Someone asked for the outbox to be read (a poll, a drain, a wake without its events).
+  let readAsked = false;
 
   const at = (ms: number) => new Date(clock.now() + ms).toISOString();
 
-  async function drainEmbedded(
+  /**
+   * Events this process just wrote, by id: one statement when the runner can adopt them; null
+   * (no statement) when it cannot, because a debounce needs its transaction.
+   */
+  async function takeWritten(
     embedded: Extract<Delivery, { kind: "embedded" }>,
-    woken: boolean,
-  ): Promise<number> {
-    // Woken after a commit that wrote events, with a runner that cannot adopt: the locking read
-    // of the transaction is the only one (a poll reads first, so an idle one opens none).
-    if (woken && adoptable === false) {
-      const taken = await enqueueInTransaction(embedded);
-      if (taken) embedded.enqueued();
-      return taken;
-    }
+    events: JobEvent[],
+  ): Promise<number | null> {
+    const taken = await embedded.adopt(events);
+    if (taken) embedded.enqueued();
+    return taken;
+  }
+
+  async function drainEmbedded(embedded: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
     // Read without locking, then taken over in one statement that locks what is still pending.
     const pending = await executePrepared<PendingRow>(sql`
       select "id", "name", "data", "created_at", "ts", "attempts" from "job_events"
@@ -101,7 +108,6 @@ export function createOutbox({
       order by "created_at" limit ${batchSize}`);
     if (!pending.length) return 0;
     const taken = await embedded.adopt(pending.map(toEvent));
-    adoptable = taken !== null;
     const adopted = taken ?? (await enqueueInTransaction(embedded));
     if (adopted) embedded.enqueued();
     // Rows another process holds are left to it: only what was taken here counts toward another pass.
@@ -112,8 +118,11 @@ export function createOutbox({
    * The general hand-over, one transaction: the pending rows are locked and marked handed over in
    * one statement, then their jobs are enqueued; a failed enqueue rolls the marks back.
    */
-  function enqueueInTransaction(embedded: Extract<Delivery, { kind: "embedded" }>) {
-    return transaction(async (tx) => {
+  async function enqueueInTransaction(
+    embedded: Extract<Delivery, { kind: "embedded" }>,
+  ): Promise<number> {
+    let committed = () => {};
+    const taken = await transaction(async (tx) => {
       const result = await tx.execute(sql`
         update "job_events" set "dispatched_at" = ${at(0)}::timestamptz
         where "id" in (select "id" from "job_events"
@@ -128,9 +137,11 @@ export function createOutbox({
       const events = pending
         .toSorted((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime())
         .map(toEvent);
-      await embedded.enqueue(tx, events);
+      ({ committed } = await embedded.enqueue(tx, events));
       return pending.length;
     });
+    committed();
+    return taken;
   }
 
   async function drainToInngest(send: Extract<Delivery, { kind: "inngest" }>): Promise<number> {
@@ -172,13 +183,25 @@ export function createOutbox({
 
   async function drainAll(): Promise<number> {
     let total = 0;
-    const afterWrite = woken;
-    woken = false;
+    const events = written;
+    written = [];
+    let read = readAsked || delivery.kind === "inngest";
+    readAsked = false;
+    if (events.length && delivery.kind === "embedded") {
+      let taken = await takeWritten(delivery, events);
+      if (taken === null) {
+        // A debounce needs the transaction: its locking read takes these rows (and any other
+        // pending ones) without a look first.
+        taken = await enqueueInTransaction(delivery);
+        if (taken) delivery.enqueued();
+        if (taken >= batchSize) read = true;
+      }
+      total += taken;
+    }
+    if (!read) return total;
     for (;;) {
       const count =
-        delivery.kind === "embedded"
-          ? await drainEmbedded(delivery, afterWrite)
-          : await drainToInngest(delivery);
+        delivery.kind === "embedded" ? await drainEmbedded(delivery) : await drainToInngest(delivery);
       total += count;
       if (count < batchSize) break;
     }
@@ -187,6 +210,11 @@ export function createOutbox({
   }
 
   function drain(): Promise<number> {
+    readAsked = true;
+    return pass();
+  }
+
+  function pass(): Promise<number> {
     if (running) {
       // The pass under way may have read the outbox before the caller's events were committed:
       // the caller gets a fresh pass after it, one shared by everyone who asked meanwhile.
@@ -194,7 +222,7 @@ export function createOutbox({
         .catch(() => 0)
         .then(() => {
           again = null;
-          return stopped ? 0 : drain();
+          return stopped ? 0 : pass();
         });
       return again;
     }
@@ -204,9 +232,10 @@ export function createOutbox({
     return running;
   }
 
-  function wake(): void {
-    woken = true;
-    drain().catch((error: unknown) => console.error("[jobs] outbox pass failed:", error));
+  function wake(events: readonly JobEvent[] = []): void {
+    if (events.length) written.push(...events);
+    else readAsked = true;
+    pass().catch((error: unknown) => console.error("[jobs] outbox pass failed:", error));
   }
 
   function schedule(): void {

@@ -13,11 +13,13 @@ import { type FunctionPlan, planOf, retentionMs } from "./plan";
 import {
   adoptEvents,
   anyDue,
+  type CappedWait,
   claimFree,
   claimJob,
   deleteCompleted,
   hasFlowControl,
   insertJobs,
+  isTransaction,
   type JobRow,
 } from "./store";
 
@@ -58,6 +60,11 @@ export type EmbeddedRunner = {
    */
   enqueue(db: Db | Tx, events: JobEvent[]): Promise<number>;
   /**
+   * `enqueue` inside the caller's transaction, with what the runner learns from it kept only once
+   * the caller says the transaction committed.
+   */
+  handOver(tx: Tx, events: JobEvent[]): Promise<{ queued: number; committed(): void }>;
+  /**
    * Takes events over from the outbox in one statement (their jobs inserted, the events marked
    * handed over); returns how many were taken, or null when a function's flow control needs the
    * transaction of `enqueue` instead.
@@ -79,6 +86,13 @@ const STOP_WAIT_MS = 10_000;
 const CLEANUP_EVERY_MS = 60 * 60_000;
 const CLEANUP_BATCH = 1_000;
 const YIELD_POLL_MS = 20;
+/**
+ * A capped wait stops covering later events this long before it is due: another server (whose
+ * clock may run a little ahead) could claim it by then, and an event after its run has read
+ * must start a new one.
+ */
+const CAPPED_MARGIN_MS = 60_000;
+const CAPPED_MAX_ENTRIES = 10_000;
 
 /** Exponential from 2 s, capped at 10 minutes, with jitter so failed jobs do not retry in step. */
 export function defaultBackoffMs(attempt: number): number {
@@ -111,6 +125,30 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     leaseMs,
     backoffMs: options.backoffMs ?? defaultBackoffMs,
     onFailure: options.onFailure ?? recordJobFailure,
+  };
+
+  // Key-only debounce waits this runner saw committed at their cap, by function and key: until
+  // shortly before they are due, a later event of the key changes nothing for that function.
+  const capped = new Map<string, number>();
+  const cappedKey = (functionId: string, key: string) => `${functionId}\u0000${key}`;
+  const keepCapped = (waits: readonly CappedWait[]) => {
+    for (const wait of waits) {
+      if (!definitions.get(wait.functionId)?.flow.debounce?.keyOnly) continue;
+      if (capped.size >= CAPPED_MAX_ENTRIES) {
+        const now = clock.now();
+        for (const [key, dueAt] of capped) if (dueAt - CAPPED_MARGIN_MS <= now) capped.delete(key);
+        if (capped.size >= CAPPED_MAX_ENTRIES) capped.clear();
+      }
+      capped.set(cappedKey(wait.functionId, wait.key), wait.dueAt);
+    }
+  };
+  const settled = (plan: FunctionPlan, key: string): boolean => {
+    if (!plan.debounce?.keyOnly) return false;
+    const dueAt = capped.get(cappedKey(plan.id, key));
+    if (dueAt === undefined) return false;
+    if (clock.now() < dueAt - CAPPED_MARGIN_MS) return true;
+    capped.delete(cappedKey(plan.id, key));
+    return false;
   };
 
   const running = new Set<Promise<void>>();
@@ -262,8 +300,17 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
   }
 
   const runner: EmbeddedRunner = {
-    enqueue: (db, events) => insertJobs(db, plans, events, clock.now()),
-    adopt: (events) => adoptEvents(plans, events, clock.now()),
+    async enqueue(db, events) {
+      const { queued, capped: waits } = await insertJobs(db, plans, events, clock.now());
+      // Inside a caller's transaction the waits may still roll back: only handOver keeps them.
+      if (!isTransaction(db)) keepCapped(waits);
+      return queued;
+    },
+    async handOver(tx, events) {
+      const { queued, capped: waits } = await insertJobs(tx, plans, events, clock.now());
+      return { queued, committed: () => keepCapped(waits) };
+    },
+    adopt: (events) => adoptEvents(plans, events, clock.now(), settled),
     start() {
       stopped = false;
       if (polling) return;

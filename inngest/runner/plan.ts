@@ -18,7 +18,7 @@ export type FunctionPlan = {
   maxAttempts: number;
   concurrency?: { key: EventKey; limit: number };
   throttle?: { key?: EventKey; limit: number; periodMs: number };
-  debounce?: { key?: EventKey; periodMs: number; timeoutMs?: number };
+  debounce?: { key?: EventKey; periodMs: number; timeoutMs?: number; keyOnly: boolean };
   /** Runs wait for the event's time (a delayed event). */
   startsAtEventTime: boolean;
 };
@@ -40,6 +40,7 @@ export function planOf(definition: AnyJobDefinition): FunctionPlan {
       key: debounce.key,
       periodMs: durationMs(debounce.period),
       timeoutMs: debounce.timeout ? durationMs(debounce.timeout) : undefined,
+      keyOnly: debounce.keyOnly === true,
     },
   };
 }

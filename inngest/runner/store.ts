@@ -32,32 +32,43 @@ const at = (ms: number): SQL => sql`${new Date(ms).toISOString()}::timestamptz`;
 /**
  * Takes outbox events over in one statement: the ones still pending (locked, SKIP LOCKED, so two
  * processes never take one event twice) get their jobs inserted and are marked handed over, all
- * or nothing. Returns how many events were taken, or null when a function debounces (absorbing
- * an earlier job needs reads of its own: the caller then uses `insertJobs` in a transaction).
+ * or nothing. Returns how many events were taken, or null when an event starts a debounced
+ * function (absorbing an earlier job needs reads of its own: the caller then uses `insertJobs` in
+ * a transaction), unless `settled` says the event changes nothing for it (a key-only wait at its
+ * cap): that function gets no row.
  */
 export async function adoptEvents(
   plans: readonly FunctionPlan[],
   events: readonly JobEvent[],
   now: number,
+  settled: (plan: FunctionPlan, key: string) => boolean = () => false,
 ): Promise<number | null> {
-  if (plans.some((plan) => plan.debounce)) return null;
-  const rows = events.flatMap((event) =>
-    plans
-      .filter((plan) => plan.isStartedBy(event))
-      .map((plan) => {
-        const row = jobRow(plan, event, now, runAtOf(plan, event, now), keysOf(plan, event));
-        return {
-          id: row.id,
-          run_at: row.runAt?.toISOString(),
-          function_id: row.functionId,
-          event_id: row.eventId,
-          event: row.event,
-          max_attempts: row.maxAttempts,
-          concurrency_key: row.concurrencyKey ?? null,
-          throttle_key: row.throttleKey ?? null,
-        };
-      }),
-  );
+  const starts: { plan: FunctionPlan; event: JobEvent }[] = [];
+  for (const event of events) {
+    for (const plan of plans) {
+      if (!plan.isStartedBy(event)) continue;
+      // A keyless event is not debounced (see insertJobs): it gets a plain row.
+      const key = plan.debounce ? keysOf(plan, event).debounceKey : null;
+      if (key !== null) {
+        if (settled(plan, key)) continue;
+        return null;
+      }
+      starts.push({ plan, event });
+    }
+  }
+  const rows = starts.map(({ plan, event }) => {
+    const row = jobRow(plan, event, now, runAtOf(plan, event, now), keysOf(plan, event));
+    return {
+      id: row.id,
+      run_at: row.runAt?.toISOString(),
+      function_id: row.functionId,
+      event_id: row.eventId,
+      event: row.event,
+      max_attempts: row.maxAttempts,
+      concurrency_key: row.concurrencyKey ?? null,
+      throttle_key: row.throttleKey ?? null,
+    };
+  });
   const ids = `{${events.map((event) => event.id).join(",")}}`;
   const [result] = await executePrepared<{ adopted: number }>(sql`
     with pending as (
@@ -85,12 +96,15 @@ export async function adoptEvents(
 }
 
 /** Inserts the jobs `events` start; returns how many will run (duplicates and absorbed ones not). */
+/** A debounced job waiting at its cap: due at `dueAt`, which no later event of its key moves. */
+export type CappedWait = { functionId: string; key: string; dueAt: number };
+
 export async function insertJobs(
   db: Db,
   plans: readonly FunctionPlan[],
   events: readonly JobEvent[],
   now: number,
-): Promise<number> {
+): Promise<{ queued: number; capped: CappedWait[] }> {
   const plain: JobInsert[] = [];
   const debounced: { plan: FunctionPlan; event: JobEvent; key: string }[] = [];
   for (const event of events) {
@@ -123,19 +137,29 @@ export async function insertJobs(
   // Inside the caller's transaction as it is (a failure there fails the whole hand-over, so a
   // savepoint would buy nothing but two statements): one statement takes every key's lock and
   // inserts the plain rows, then one statement per key. Outside one, each key gets its own.
+  const capped: CappedWait[] = [];
+  const waited = (group: (typeof groups)[number], wait: Wait): number => {
+    if (wait.dueAt !== null && wait.dueAt === wait.deadline) {
+      capped.push({ functionId: group.plan.id, key: group.key, dueAt: wait.dueAt });
+    }
+    return wait.queued;
+  };
   if (isTransaction(db)) {
-    let count = await insertPlain(db, plain, groups.map(lockKey));
-    for (const { plan, event, key } of groups) count += await debounce(db, plan, event, key, now);
-    return count;
+    let queued = await insertPlain(db, plain, groups.map(lockKey));
+    for (const group of groups) {
+      queued += waited(group, await debounce(db, group.plan, group.event, group.key, now));
+    }
+    return { queued, capped };
   }
-  let count = plain.length > 0 ? await insertPlain(db, plain, []) : 0;
+  let queued = plain.length > 0 ? await insertPlain(db, plain, []) : 0;
   for (const group of groups) {
-    count += await db.transaction(async (tx) => {
+    const wait = await db.transaction(async (tx) => {
       await insertPlain(tx, [], [lockKey(group)]);
       return debounce(tx, group.plan, group.event, group.key, now);
     });
+    queued += waited(group, wait);
   }
-  return count;
+  return { queued, capped };
 }
 
 /** The debounce lock's key of a function and debounce key. */
@@ -197,7 +221,7 @@ async function insertPlain(db: Db, rows: JobInsert[], lockKeys: string[]): Promi
 type JobInsert = typeof jobs.$inferInsert;
 
 /** Whether `db` is a transaction already (a plain boolean: the caller keeps its `Db` type). */
-function isTransaction(db: Db): boolean {
+export function isTransaction(db: Db): boolean {
   return db instanceof PgTransaction;
 }
 
@@ -244,7 +268,8 @@ function absorbedRow(plan: FunctionPlan, event: JobEvent, now: number): JobInser
  * `period` after this event, but never later than `timeout` after the first event absorbed. An
  * event older than the one waiting (sent out of order) is stored as absorbed and replaces nothing.
  * One statement, under the key's lock (taken by `insertPlain` before it): it reads the waiting
- * job, inserts the new row and absorbs the waiting one.
+ * job, inserts the new row and absorbs the waiting one. Returns whether the new row waits, and
+ * when it is due and its cap (null when the event was older than the one waiting).
  */
 async function debounce(
   tx: Db,
@@ -252,9 +277,9 @@ async function debounce(
   event: JobEvent,
   key: string,
   now: number,
-): Promise<number> {
+): Promise<Wait> {
   const settings = plan.debounce;
-  if (!settings) return 0;
+  if (!settings) return { queued: 0, dueAt: null, deadline: null };
   const row = jobRow(plan, event, now, now, keysOf(plan, event));
   const firstDeadline = settings.timeoutMs === undefined ? null : now + settings.timeoutMs;
   const result = await tx.execute(sql`
@@ -286,7 +311,7 @@ async function debounce(
         case when "runs" then null else ${at(now)} end
       from plan
       on conflict ("function_id", "event_id") do nothing
-      returning "state"
+      returning "state", "run_at", "debounce_deadline"
     ), absorbed as (
       update ${jobs} set "state" = 'completed', "last_error" = ${DEBOUNCED},
         "finished_at" = ${at(now)}
@@ -294,12 +319,16 @@ async function debounce(
         and exists (select 1 from inserted where "state" = 'queued')
       returning 1
     )
-    select (select count(*) from inserted where "state" = 'queued')::int as "queued"`);
-  const [counted] = (
+    select "state", "run_at", "debounce_deadline" from inserted`);
+  const [waiting] = (
     Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
-  ) as Array<{ queued: number }>;
-  return counted?.queued ?? 0;
+  ) as Array<{ state: string; run_at: Date | string | null; debounce_deadline: Date | string | null }>;
+  if (waiting?.state !== "queued") return { queued: 0, dueAt: null, deadline: null };
+  const time = (value: Date | string | null) => (value === null ? null : new Date(value).getTime());
+  return { queued: 1, dueAt: time(waiting.run_at), deadline: time(waiting.debounce_deadline) };
 }
+
+type Wait = { queued: number; dueAt: number | null; deadline: number | null };
 
 // Other rows of `jobs`, counted against the candidate row.
 const holder = alias(jobs, "holder");

@@ -33,6 +33,8 @@ export type BusEvent =
       workstream?: SummaryRow;
       /** The closing statement queued a post-turn event for the job engine. */
       queuedJobs?: boolean;
+      /** That event as written, when the statement returned it. */
+      queuedEvent?: { id: string; name: string; data: unknown; ts: number };
     }
   | { type: "StagePreFired"; turnId: string; stage: Stage }
   | { type: "StagePostFired"; turnId: string; stage: Stage; outcome: "ok" | "error" }

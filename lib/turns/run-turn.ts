@@ -676,6 +676,7 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         state: outcome.end.state,
         workstream: after,
         queuedJobs: closed.closed && postTurnEvent !== null,
+        queuedEvent: closed.queuedEvent ?? undefined,
       });
       if (outcome.end.state === "completed") {
         bus.emit({

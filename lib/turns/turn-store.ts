@@ -619,7 +619,12 @@ export async function closeTurn({
   answerTokens?: number;
   /** What this run of the turn did, appended to the turn's timeline. */
   run?: RunRecord;
-}): Promise<{ closed: boolean; workstream: ClosedWorkstream | null }> {
+}): Promise<{
+  closed: boolean;
+  workstream: ClosedWorkstream | null;
+  /** The post-turn event as the statement wrote it (the job engine takes it over by id). */
+  queuedEvent: QueuedEvent | null;
+}> {
   const _db = await getDb();
   const fanout = await getFanout();
   const announcement = fanout.announcement(events);
@@ -677,20 +682,30 @@ export async function closeTurn({
               where o."organization_id" = freed."organization_id" and o."user_id" = freed."owner_id"
                 and o."completed_at" is null))
         from freed where ${postTurnEvent?.id ?? null}::text is not null
+        returning "id", "name", "data", "created_at"
       )
       select (select count(*) from closed)::int as closed, freed.*,
-        ${announceSql(announcement, isClosed)} as announced
+        ${announceSql(announcement, isClosed)} as announced,
+        (select jsonb_build_object('id', q."id", 'name', q."name", 'data', q."data",
+          'ts', floor(extract(epoch from q."created_at") * 1000)) from queued q) as queued_event
       from (select 1) as one left join freed on true`);
   const closed = Boolean(row?.closed);
   if (closed && events.length) {
     await fanout.publish(events, { announced: announcement !== null });
   }
   const id = row?.id;
-  return { closed, workstream: closed && row && id ? closedWorkstream({ ...row, id }) : null };
+  return {
+    closed,
+    workstream: closed && row && id ? closedWorkstream({ ...row, id }) : null,
+    queuedEvent: closed ? (row?.queued_event ?? null) : null,
+  };
 }
+
+export type QueuedEvent = { id: string; name: string; data: unknown; ts: number };
 
 type ClosedRow = {
   closed: number;
+  queued_event: QueuedEvent | null;
   id: string | null;
   organization_id: string;
   owner_id: string | null;

@@ -658,7 +658,7 @@ describe("embedded runner", () => {
         adopt: (taken) => runner.adopt(taken),
         enqueue: async (tx, taken) => {
           if (failing) throw new Error("enqueue fails");
-          return runner.enqueue(tx, taken);
+          return runner.handOver(tx, taken);
         },
         enqueued: () => {},
       },
@@ -682,6 +682,88 @@ describe("embedded runner", () => {
     clock.advance(10_000);
     expect(await runner.runDue()).toBe(1);
     expect(seen).toEqual(["two"]);
+  });
+
+  it("J2 debounce, key only: once a wait is at its cap, a later event of its key is taken over in one statement and stores no job; the run still comes at the cap", async () => {
+    // Period and timeout alike (the memory digest's shape): the first event's wait is capped.
+    const clock = fakeClock(Date.now() + 1_000);
+    const seen: string[] = [];
+    const fn = testFunction(
+      { debounce: { key: "event.data.key", period: "5m", timeout: "5m", keyOnly: true } },
+      async (c) => {
+        seen.push(c.event.data.note);
+      },
+    );
+    const runner = runnerFor(fn, clock);
+    const first = eventFor(fn, { key: "k", note: "first" }, clock.now());
+    // A hand-over whose transaction did not commit teaches the runner nothing.
+    await expect(
+      transaction(async (tx) => {
+        await runner.handOver(tx, [first]);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    const later = eventFor(fn, { key: "k", note: "later" }, clock.now() + 1);
+    expect(await runner.adopt([later])).toBeNull();
+    // Committed: now the wait covers the key.
+    let committed = () => {};
+    await transaction(async (tx) => {
+      ({ committed } = await runner.handOver(tx, [first]));
+    });
+    committed();
+    const db = await getDb();
+    const outboxRows = [later, eventFor(fn, { key: "k", note: "latest" }, clock.now() + 2)];
+    await db
+      .insert(jobEvents)
+      .values(outboxRows.map((event) => ({ id: event.id, name: event.name, data: event.data })));
+    clock.advance(60_000);
+    recording = [];
+    expect(await runner.adopt(outboxRows)).toBe(2);
+    const statements = recording;
+    recording = null;
+    expect(statements).toHaveLength(1);
+    const pending = await db.select().from(jobEvents).where(isNull(jobEvents.dispatchedAt));
+    expect(pending.filter((row) => outboxRows.some((event) => event.id === row.id))).toEqual([]);
+    expect(await jobsOf(fn)).toHaveLength(1);
+    // Another key is not covered: its first event needs the debounce's transaction.
+    expect(await runner.adopt([eventFor(fn, { key: "other", note: "x" }, clock.now())])).toBeNull();
+    // Within a minute of the run, a new event is handed over as any first one is.
+    clock.advance(3 * 60_000 + 1);
+    expect(await runner.adopt([eventFor(fn, { key: "k", note: "late" }, clock.now())])).toBeNull();
+    clock.advance(60_000);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual(["first"]);
+  });
+
+  it("J3 events a commit wrote are taken over by id, without a read of the outbox", async () => {
+    const clock = fakeClock(Date.now() + 1_000);
+    const ran: string[] = [];
+    const fn = testFunction({}, async ({ event }) => {
+      ran.push(event.data.note);
+    });
+    const runner = runnerFor(fn, clock);
+    const outbox = createOutbox({
+      clock,
+      delivery: {
+        kind: "embedded",
+        adopt: (taken) => runner.adopt(taken),
+        enqueue: (tx, taken) => runner.handOver(tx, taken),
+        enqueued: () => runner.wake(),
+      },
+    });
+    const event = eventFor(fn, { note: "written" }, clock.now());
+    const db = await getDb();
+    await db.insert(jobEvents).values({ id: event.id, name: event.name, data: event.data });
+    recording = [];
+    outbox.wake([event]);
+    await vi.waitFor(() => expect(ran).toEqual(["written"]));
+    const statements = recording;
+    recording = null;
+    const outboxStatements = statements.filter((text) => /"job_events"/.test(text));
+    expect(outboxStatements).toHaveLength(1);
+    expect(outboxStatements[0]).toMatch(/^\s*with pending as/);
+    const [row] = await db.select().from(jobEvents).where(eq(jobEvents.id, event.id));
+    expect(row?.dispatchedAt).not.toBeNull();
   });
 
   it("J2 jobs wait while live turns run in the process, and run anyway after the longest wait", async () => {
