@@ -94,9 +94,8 @@ export function wakeJobs(events?: readonly JobEvent[]): void {
  */
 export function wakeJobsSoon(event?: JobEvent): void {
   if (!state.outbox) return;
-  const written = (state.written ??= []);
   // One wake without its event makes the pass read the outbox anyway.
-  if (event && !state.readOutbox) written.push(event);
+  if (event && !state.readOutbox) state.written = [...(state.written ?? []), event];
   else state.readOutbox = true;
   if (state.soon) return;
   state.soon = setTimeout(() => {

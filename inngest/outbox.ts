@@ -201,7 +201,9 @@ export function createOutbox({
     if (!read) return total;
     for (;;) {
       const count =
-        delivery.kind === "embedded" ? await drainEmbedded(delivery) : await drainToInngest(delivery);
+        delivery.kind === "embedded"
+          ? await drainEmbedded(delivery)
+          : await drainToInngest(delivery);
       total += count;
       if (count < batchSize) break;
     }

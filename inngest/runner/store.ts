@@ -322,7 +322,11 @@ async function debounce(
     select "state", "run_at", "debounce_deadline" from inserted`);
   const [waiting] = (
     Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
-  ) as Array<{ state: string; run_at: Date | string | null; debounce_deadline: Date | string | null }>;
+  ) as Array<{
+    state: string;
+    run_at: Date | string | null;
+    debounce_deadline: Date | string | null;
+  }>;
   if (waiting?.state !== "queued") return { queued: 0, dueAt: null, deadline: null };
   const time = (value: Date | string | null) => (value === null ? null : new Date(value).getTime());
   return { queued: 1, dueAt: time(waiting.run_at), deadline: time(waiting.debounce_deadline) };
