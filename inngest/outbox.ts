@@ -17,8 +17,10 @@ export type Delivery =
    */
   | {
       kind: "embedded";
+      /** Starts or wakes the runner for the jobs it added itself. */
       adopt(events: JobEvent[]): Promise<number | null>;
       enqueue(tx: Tx, events: JobEvent[]): Promise<{ committed(): void }>;
+      /** After `enqueue`'s transaction committed: the runner looks for the jobs it added. */
       enqueued(): void;
     }
   /** To Inngest's event API; `send` must give up by itself (a timeout) rather than hang. */
@@ -87,19 +89,6 @@ export function createOutbox({
 
   const at = (ms: number) => new Date(clock.now() + ms).toISOString();
 
-  /**
-   * Events this process just wrote, by id: one statement when the runner can adopt them; null
-   * (no statement) when it cannot, because a debounce needs its transaction.
-   */
-  async function takeWritten(
-    embedded: Extract<Delivery, { kind: "embedded" }>,
-    events: JobEvent[],
-  ): Promise<number | null> {
-    const taken = await embedded.adopt(events);
-    if (taken) embedded.enqueued();
-    return taken;
-  }
-
   async function drainEmbedded(embedded: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
     // Read without locking, then taken over in one statement that locks what is still pending.
     const pending = await executePrepared<PendingRow>(sql`
@@ -108,7 +97,8 @@ export function createOutbox({
       order by "created_at" limit ${batchSize}`);
     if (!pending.length) return 0;
     const taken = await embedded.adopt(pending.map(toEvent));
-    const adopted = taken ?? (await enqueueInTransaction(embedded));
+    if (taken !== null) return taken;
+    const adopted = await enqueueInTransaction(embedded);
     if (adopted) embedded.enqueued();
     // Rows another process holds are left to it: only what was taken here counts toward another pass.
     return adopted;
@@ -188,7 +178,9 @@ export function createOutbox({
     let read = readAsked || delivery.kind === "inngest";
     readAsked = false;
     if (events.length && delivery.kind === "embedded") {
-      let taken = await takeWritten(delivery, events);
+      // Events this process just wrote, by id: one statement when the runner can adopt them;
+      // null (no statement) when it cannot, because a debounce needs its transaction.
+      let taken = await delivery.adopt(events);
       if (taken === null) {
         // A debounce needs the transaction: its locking read takes these rows (and any other
         // pending ones) without a look first.

@@ -67,7 +67,9 @@ export type EmbeddedRunner = {
   /**
    * Takes events over from the outbox in one statement (their jobs inserted, the events marked
    * handed over); returns how many were taken, or null when a function's flow control needs the
-   * transaction of `enqueue` instead.
+   * transaction of `enqueue` instead. While no live turn runs here and there is room, the jobs
+   * that can run at once are inserted claimed by this process and started (no claim of their
+   * own); for any others it wakes itself.
    */
   adopt(events: JobEvent[]): Promise<number | null>;
   /** Begins polling (timers do not keep the process alive). */
@@ -152,6 +154,8 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
   };
 
   const running = new Set<Promise<void>>();
+  // Room an adoption under way may fill with jobs it claims as it inserts them.
+  let reserved = 0;
   let draining: Promise<number> | undefined;
   let woken = false;
   // Someone asked since the last claim (an enqueue, a poll, runDue), not only a job settling.
@@ -189,6 +193,8 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
         running.delete(run);
         // A retry may be due at once (no backoff): that asks for a claim like an enqueue.
         notify({ ask: settled === "requeued" });
+        // A job an adoption started has no claiming loop waiting for it.
+        if (settled === "requeued" && !draining) runner.wake();
       });
     running.add(run);
   }
@@ -235,7 +241,7 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
       }
       asked = false;
       const limit = crowded ? 1 : maxRunning;
-      const room = limit - running.size;
+      const room = limit - running.size - reserved;
       exhausted = false;
       if (room > 0) {
         const round = await claimFree(db, free, controlled, owner, clock.now(), leaseMs, room);
@@ -310,7 +316,23 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
       const { queued, capped: waits } = await insertJobs(tx, plans, events, clock.now());
       return { queued, committed: () => keepCapped(waits) };
     },
-    adopt: (events) => adoptEvents(plans, events, clock.now(), settled),
+    async adopt(events) {
+      const room = stopped || options.busy?.() ? 0 : maxRunning - running.size - reserved;
+      const claim = { owner, leaseMs, limit: Math.max(0, room) };
+      reserved += claim.limit;
+      let adopted: Awaited<ReturnType<typeof adoptEvents>>;
+      try {
+        adopted = await adoptEvents(plans, events, clock.now(), settled, claim);
+      } finally {
+        reserved -= claim.limit;
+      }
+      if (adopted === null) return null;
+      const db = await database();
+      for (const job of adopted.claimed) launch(job, db);
+      // Jobs it did not claim (no room, flow control, delayed) are the claiming loop's.
+      if (adopted.inserted > adopted.claimed.length) runner.wake();
+      return adopted.adopted;
+    },
     start() {
       stopped = false;
       if (polling) return;

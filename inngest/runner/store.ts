@@ -35,14 +35,17 @@ const at = (ms: number): SQL => sql`${new Date(ms).toISOString()}::timestamptz`;
  * or nothing. Returns how many events were taken, or null when an event starts a debounced
  * function (absorbing an earlier job needs reads of its own: the caller then uses `insertJobs` in
  * a transaction), unless `settled` says the event changes nothing for it (a key-only wait at its
- * cap): that function gets no row.
+ * cap): that function gets no row. With `claim`, up to `claim.limit` of the new jobs that could
+ * run now (no flow control, not delayed) are inserted already claimed by `claim.owner` and
+ * returned, so a runner with room starts them without a claim of its own.
  */
 export async function adoptEvents(
   plans: readonly FunctionPlan[],
   events: readonly JobEvent[],
   now: number,
   settled: (plan: FunctionPlan, key: string) => boolean = () => false,
-): Promise<number | null> {
+  claim: { owner: string; leaseMs: number; limit: number } = { owner: "", leaseMs: 0, limit: 0 },
+): Promise<{ adopted: number; inserted: number; claimed: JobRow[] } | null> {
   const starts: { plan: FunctionPlan; event: JobEvent }[] = [];
   for (const event of events) {
     for (const plan of plans) {
@@ -56,8 +59,12 @@ export async function adoptEvents(
       starts.push({ plan, event });
     }
   }
+  let claimable = claim.limit;
   const rows = starts.map(({ plan, event }) => {
-    const row = jobRow(plan, event, now, runAtOf(plan, event, now), keysOf(plan, event));
+    const runAt = runAtOf(plan, event, now);
+    const row = jobRow(plan, event, now, runAt, keysOf(plan, event));
+    const claimed = claimable > 0 && runAt <= now && !hasFlowControl(plan);
+    if (claimed) claimable--;
     return {
       id: row.id,
       run_at: row.runAt?.toISOString(),
@@ -67,32 +74,58 @@ export async function adoptEvents(
       max_attempts: row.maxAttempts,
       concurrency_key: row.concurrencyKey ?? null,
       throttle_key: row.throttleKey ?? null,
+      ...(claimed
+        ? {
+            state: "running",
+            lease_owner: claim.owner,
+            lease_expires_at: new Date(now + claim.leaseMs).toISOString(),
+            attempts: 1,
+            started_at: new Date(now).toISOString(),
+          }
+        : { state: "queued", lease_owner: null, lease_expires_at: null, attempts: 0 }),
     };
   });
   const ids = `{${events.map((event) => event.id).join(",")}}`;
-  const [result] = await executePrepared<{ adopted: number }>(sql`
+  const [result] = await executePrepared<{
+    adopted: number;
+    inserted: number;
+    claimed: RawJob[] | string;
+  }>(sql`
     with pending as (
       select "id" from "job_events"
       where "id" = any(${ids}::text[]) and "dispatched_at" is null
       for update skip locked
     ), inserted as (
       insert into "jobs" ("id", "function_id", "event_id", "event", "max_attempts", "run_at",
-        "created_at", "concurrency_key", "throttle_key")
+        "created_at", "concurrency_key", "throttle_key", "state", "lease_owner",
+        "lease_expires_at", "attempts", "started_at")
       select r."id", r."function_id", r."event_id", r."event", r."max_attempts", r."run_at",
-        ${at(now)}, r."concurrency_key", r."throttle_key"
+        ${at(now)}, r."concurrency_key", r."throttle_key", r."state", r."lease_owner",
+        r."lease_expires_at", r."attempts", r."started_at"
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r("id" text, "function_id" text,
         "event_id" text, "event" jsonb, "max_attempts" int, "run_at" timestamptz,
-        "concurrency_key" text, "throttle_key" text)
+        "concurrency_key" text, "throttle_key" text, "state" text, "lease_owner" text,
+        "lease_expires_at" timestamptz, "attempts" int, "started_at" timestamptz)
       where r."event_id" in (select "id" from pending)
       on conflict ("function_id", "event_id") do nothing
-      returning 1
+      returning *
     ), marked as (
       update "job_events" set "dispatched_at" = ${at(now)}
       from pending where "job_events"."id" = pending."id"
       returning 1
     )
-    select (select count(*) from marked)::int as "adopted", (select count(*) from inserted)::int as "inserted"`);
-  return result?.adopted ?? 0;
+    select (select count(*) from marked)::int as "adopted",
+      (select count(*) from inserted)::int as "inserted",
+      coalesce((select json_agg(i) from inserted i where i."state" = 'running'), '[]'::json)
+        as "claimed"`);
+  const claimed = result?.claimed ?? [];
+  return {
+    adopted: result?.adopted ?? 0,
+    inserted: result?.inserted ?? 0,
+    claimed: (typeof claimed === "string" ? (JSON.parse(claimed) as RawJob[]) : claimed).map(
+      toJobRow,
+    ),
+  };
 }
 
 /** Inserts the jobs `events` start; returns how many will run (duplicates and absorbed ones not). */

@@ -626,7 +626,8 @@ describe("embedded runner", () => {
     const pending = await db.select().from(jobEvents).where(isNull(jobEvents.dispatchedAt));
     expect(pending.filter((row) => events.some((event) => event.id === row.id))).toEqual([]);
     expect(await first.adopt(events)).toBe(0);
-    await first.runDue();
+    // Each taker started some of its jobs as it took them: both runners' jobs are waited for.
+    await Promise.all([first.runDue(), second.runDue()]);
     expect(ran.sort()).toEqual(events.map((event) => (event.data as Data).note).sort());
   });
 
@@ -733,6 +734,47 @@ describe("embedded runner", () => {
     clock.advance(60_000);
     expect(await runner.runDue()).toBe(1);
     expect(seen).toEqual(["first"]);
+  });
+
+  it("J3 an idle runner starts the jobs it takes over without a claim of its own; while turns run here it leaves them to its claiming loop", async () => {
+    const clock = fakeClock(Date.now() + 1_000);
+    const ran: string[] = [];
+    const fn = testFunction({}, async ({ event }) => {
+      ran.push(event.data.note);
+    });
+    let turnsRunning = false;
+    const runner = createEmbeddedRunner({
+      functions: [fn],
+      clock,
+      processId: "j3-idle",
+      busy: () => turnsRunning,
+      maxYieldMs: 100,
+    });
+    runners.push(runner);
+    const db = await getDb();
+    const handOver = async (note: string) => {
+      const event = eventFor(fn, { note }, clock.now());
+      await db.insert(jobEvents).values({ id: event.id, name: event.name, data: event.data });
+      recording = [];
+      expect(await runner.adopt([event])).toBe(1);
+      await vi.waitFor(() => expect(ran).toContain(note));
+      await vi.waitFor(async () =>
+        expect((await jobsOf(fn)).every((row) => row.state === "completed")).toBe(true),
+      );
+      const statements = recording;
+      recording = null;
+      // The runner's statements on jobs (not this test's own reads).
+      return statements.filter((text) => /"jobs"/.test(text) && !/^\s*select\b/i.test(text));
+    };
+    // Idle: the adoption's insert is the claim; then only the completion.
+    const idle = await handOver("idle");
+    expect(idle).toHaveLength(2);
+    expect(idle.some((text) => /^\s*with claimed as/.test(text))).toBe(false);
+    // Busy: inserted queued, claimed by the loop once the turns have had their wait.
+    turnsRunning = true;
+    const busy = await handOver("busy");
+    expect(busy.some((text) => /^\s*with claimed as/.test(text))).toBe(true);
+    expect(ran).toEqual(["idle", "busy"]);
   });
 
   it("J3 events a commit wrote are taken over by id, without a read of the outbox", async () => {
