@@ -73,6 +73,15 @@ function eventFor(fn: AnyJobDefinition, data: unknown, ts = Date.now()): JobEven
   return { id: crypto.randomUUID(), name: fn.trigger.name, data, ts };
 }
 
+/** A function without flow control that notes each run's event, and the notes. */
+function notingFunction() {
+  const ran: string[] = [];
+  const fn = testFunction({}, async ({ event }) => {
+    ran.push(event.data.note);
+  });
+  return { ran, fn };
+}
+
 /** A function debounced 10 s by `event.data.key` that records each run's note, and its runner. */
 function debouncedByKey(clock = fakeClock()) {
   const seen: string[] = [];
@@ -85,13 +94,20 @@ function debouncedByKey(clock = fakeClock()) {
 function runnerFor(
   fn: AnyJobDefinition,
   clock: { now(): number },
-  options: { processId?: string; backoffMs?: (attempt: number) => number } = {},
+  options: {
+    processId?: string;
+    backoffMs?: (attempt: number) => number;
+    busy?: () => boolean;
+    maxYieldMs?: number;
+  } = {},
 ): EmbeddedRunner {
   const runner = createEmbeddedRunner({
     functions: [fn],
     clock,
     processId: options.processId ?? "j2-runner",
     backoffMs: options.backoffMs ?? (() => 60_000),
+    busy: options.busy,
+    maxYieldMs: options.maxYieldMs,
   });
   runners.push(runner);
   return runner;
@@ -610,10 +626,7 @@ describe("embedded runner", () => {
 
   it("J3 outbox events are taken over once, even by two takers at once, and their jobs run", async () => {
     const clock = fakeClock();
-    const ran: string[] = [];
-    const fn = testFunction({}, async ({ event }) => {
-      ran.push(event.data.note);
-    });
+    const { ran, fn } = notingFunction();
     const first = runnerFor(fn, clock, { processId: "j3-a" });
     const second = runnerFor(fn, clock, { processId: "j3-b" });
     const events = Array.from({ length: 20 }, (_, i) => eventFor(fn, { note: `n${i}` }));
@@ -738,19 +751,13 @@ describe("embedded runner", () => {
 
   it("J3 an idle runner starts the jobs it takes over without a claim of its own; while turns run here it leaves them to its claiming loop", async () => {
     const clock = fakeClock(Date.now() + 1_000);
-    const ran: string[] = [];
-    const fn = testFunction({}, async ({ event }) => {
-      ran.push(event.data.note);
-    });
+    const { ran, fn } = notingFunction();
     let turnsRunning = false;
-    const runner = createEmbeddedRunner({
-      functions: [fn],
-      clock,
+    const runner = runnerFor(fn, clock, {
       processId: "j3-idle",
       busy: () => turnsRunning,
       maxYieldMs: 100,
     });
-    runners.push(runner);
     const db = await getDb();
     const handOver = async (note: string) => {
       const event = eventFor(fn, { note }, clock.now());
@@ -779,10 +786,7 @@ describe("embedded runner", () => {
 
   it("J3 events a commit wrote are taken over by id, without a read of the outbox", async () => {
     const clock = fakeClock(Date.now() + 1_000);
-    const ran: string[] = [];
-    const fn = testFunction({}, async ({ event }) => {
-      ran.push(event.data.note);
-    });
+    const { ran, fn } = notingFunction();
     const runner = runnerFor(fn, clock);
     const outbox = createOutbox({
       clock,
