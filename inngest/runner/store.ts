@@ -128,10 +128,13 @@ export async function adoptEvents(
   };
 }
 
-/** Inserts the jobs `events` start; returns how many will run (duplicates and absorbed ones not). */
 /** A debounced job waiting at its cap: due at `dueAt`, which no later event of its key moves. */
 export type CappedWait = { functionId: string; key: string; dueAt: number };
 
+/**
+ * Inserts the jobs `events` start; returns how many will run (duplicates and absorbed ones not),
+ * and the debounced waits this insert left at their cap.
+ */
 export async function insertJobs(
   db: Db,
   plans: readonly FunctionPlan[],

@@ -1,6 +1,7 @@
 // The in-process event bus: stage, session, provider and tool events. Events are projections
 // for observers; they never decide anything (hooks decide, at each stage's pre and post point).
 import { EventEmitter } from "node:events";
+import type { JobEvent } from "@/inngest/define";
 import { processSingleton } from "@/lib/server/singleton";
 import type { TurnStatus } from "@/lib/stream/types";
 import type { SummaryRow } from "@/lib/workstreams/summary";
@@ -31,10 +32,8 @@ export type BusEvent =
       state: string;
       /** The workstream as the turn's closing statement left it. */
       workstream?: SummaryRow;
-      /** The closing statement queued a post-turn event for the job engine. */
-      queuedJobs?: boolean;
-      /** That event as written, when the statement returned it. */
-      queuedEvent?: { id: string; name: string; data: unknown; ts: number };
+      /** The post-turn event the closing statement wrote for the job engine, if it wrote one. */
+      queuedEvent?: JobEvent;
     }
   | { type: "StagePreFired"; turnId: string; stage: Stage }
   | { type: "StagePostFired"; turnId: string; stage: Stage; outcome: "ok" | "error" }

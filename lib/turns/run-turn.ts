@@ -675,7 +675,6 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
         workstreamId: workstream.id,
         state: outcome.end.state,
         workstream: after,
-        queuedJobs: closed.closed && postTurnEvent !== null,
         queuedEvent: closed.queuedEvent ?? undefined,
       });
       if (outcome.end.state === "completed") {

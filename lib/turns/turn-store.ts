@@ -4,6 +4,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
+import type { JobEvent } from "@/inngest/define";
 import type { ToolPolicy } from "@/lib/agents/authority";
 import { firstPendingApproval } from "@/lib/approvals/store";
 import { type Caller, callerOf, callerSql, type Viewer, type ViewerRow } from "@/lib/auth/viewer";
@@ -623,7 +624,7 @@ export async function closeTurn({
   closed: boolean;
   workstream: ClosedWorkstream | null;
   /** The post-turn event as the statement wrote it (the job engine takes it over by id). */
-  queuedEvent: QueuedEvent | null;
+  queuedEvent: JobEvent | null;
 }> {
   const _db = await getDb();
   const fanout = await getFanout();
@@ -701,11 +702,9 @@ export async function closeTurn({
   };
 }
 
-export type QueuedEvent = { id: string; name: string; data: unknown; ts: number };
-
 type ClosedRow = {
   closed: number;
-  queued_event: QueuedEvent | null;
+  queued_event: JobEvent | null;
   id: string | null;
   organization_id: string;
   owner_id: string | null;

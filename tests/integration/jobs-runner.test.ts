@@ -741,7 +741,7 @@ describe("embedded runner", () => {
     expect(await jobsOf(fn)).toHaveLength(1);
     // Another key is not covered: its first event needs the debounce's transaction.
     expect(await runner.adopt([eventFor(fn, { key: "other", note: "x" }, clock.now())])).toBeNull();
-    // Within a minute of the run, a new event is handed over as any first one is.
+    // Within a minute of the run, a new event goes through the full hand-over again, like a first one.
     clock.advance(3 * 60_000 + 1);
     expect(await runner.adopt([eventFor(fn, { key: "k", note: "late" }, clock.now())])).toBeNull();
     clock.advance(60_000);
