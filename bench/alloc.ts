@@ -1,5 +1,6 @@
 // `node --conditions=react-server --import tsx bench/alloc.ts [--db=pglite|postgres] [--turns=N]
-// [--build=auto|reuse]`: where a plain turn allocates. Runs the benchmark's plain turns (a 7-word
+// [--history=N] [--build=auto|reuse]`: where a plain turn allocates (with `--history=N`: where N
+// history-page GETs allocate instead, after the same warm-up). Runs the benchmark's plain turns (a 7-word
 // answer at model delay 0, one follower) on `next start` with V8's sampling heap profiler on,
 // counting objects the collector has already freed too, and prints KiB allocated per turn by
 // package, by function, and by the nearest caller outside Node's internals and builtins. A CPU
@@ -23,6 +24,7 @@ const db = flags.get("db") === "postgres" ? "postgres" : "pglite";
 const turns = Number(flags.get("turns") ?? 300);
 const buildMode = flags.get("build") === "reuse" ? "reuse" : "auto";
 const pgUrl = flags.get("pg-url") ?? "postgres://postgres@127.0.0.1:54329/postgres";
+const historyRequests = Number(flags.get("history") ?? 0);
 const WARM_UP_TURNS = 100;
 
 installExitHandlers();
@@ -76,10 +78,12 @@ function tally(head: SampledNode) {
   return { total, byPackage, byFunction, byCaller };
 }
 
-function print(title: string, map: Map<string, number>, rows: number) {
+function print(title: string, map: Map<string, number>, rows: number, units: number, unit: string) {
   console.log(`\n${title}`);
   for (const [key, size] of [...map].sort((a, b) => b[1] - a[1]).slice(0, rows)) {
-    console.log(`${(size / turns / 1024).toFixed(1).padStart(9)} KiB/turn  ${key.slice(0, 150)}`);
+    console.log(
+      `${(size / units / 1024).toFixed(1).padStart(9)} KiB/${unit}  ${key.slice(0, 150)}`,
+    );
   }
 }
 
@@ -111,20 +115,35 @@ async function main() {
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     });
-    await run(turns);
-    // The last turns' post-turn jobs run within about a second.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    if (historyRequests > 0) {
+      for (let i = 0; i < historyRequests; i++) {
+        const user = users[i % users.length];
+        if (!user) break;
+        const page = await user.client.timedGet(
+          `/api/workstreams/${encodeURIComponent(user.workstreamId)}/messages?take=6`,
+        );
+        if (page.status !== 200) throw new Error(`history page: HTTP ${page.status}`);
+      }
+    } else {
+      await run(turns);
+      // The last turns' post-turn jobs run within about a second.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    }
     const reply = (await session.send("HeapProfiler.stopSampling")) as unknown as {
       result: { profile: { head: SampledNode } };
     };
     session.close();
     const { total, byPackage, byFunction, byCaller } = tally(reply.result.profile.head);
+    const units = historyRequests > 0 ? historyRequests : turns;
+    const unit = historyRequests > 0 ? "request" : "turn";
     console.log(
-      `\n${db}: ${(total / turns / 1024).toFixed(0)} KiB allocated per plain turn (${turns} turns, their post-turn jobs included)`,
+      historyRequests > 0
+        ? `\n${db}: ${(total / units / 1024).toFixed(0)} KiB allocated per history-page GET (${units} requests)`
+        : `\n${db}: ${(total / units / 1024).toFixed(0)} KiB allocated per plain turn (${units} turns, their post-turn jobs included)`,
     );
-    print("By package:", byPackage, 20);
-    print("By function:", byFunction, 30);
-    print("By nearest caller outside Node's internals and builtins:", byCaller, 30);
+    print("By package:", byPackage, 20, units, unit);
+    print("By function:", byFunction, 30, units, unit);
+    print("By nearest caller outside Node's internals and builtins:", byCaller, 30, units, unit);
   } finally {
     await stop();
   }
