@@ -2,10 +2,11 @@
 // written, and cursor paging by insertion sequence.
 import "server-only";
 import type { UIMessage } from "ai";
-import { and, desc, eq, gte, lt, lte } from "drizzle-orm";
+import { and, desc, eq, gte, lt, lte, sql } from "drizzle-orm";
 import { encode } from "gpt-tokenizer";
-import { getDb } from "@/db/client";
+import { executePrepared, getDb } from "@/db/client";
 import { messages } from "@/db/schema";
+import { type Caller, callerOf, callerSql } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/http/errors";
 
@@ -117,6 +118,74 @@ export async function listMessageHistoryPage({
   const page = rows.slice(0, take).reverse();
   return {
     messages: page.map(toMessage),
+    prevCursor: hasMore ? (page[0]?.id ?? null) : null,
+    hasMore,
+  };
+}
+
+type HistoryPageRow = {
+  caller: unknown;
+  workstream_id: string | null;
+  anchor_seq: string | number | bigint | null;
+  rows: PageRow[] | string | null;
+};
+
+type PageRow = Pick<WorkstreamMessage, "id" | "role" | "parts" | "metadata">;
+
+/**
+ * A page of the caller's workstream for the history route: the session check, the workstream's
+ * ownership, the cursor and the page in one statement. Each was a statement of its own, and a
+ * page is read on every chat page load and every scroll back; building four statements per page
+ * was also most of what a page allocated, which made the collector run mid-request. Refusals
+ * keep their order: the session (401/403), then the workstream (404), then the cursor (400).
+ */
+export async function readHistoryPage({
+  caller,
+  workstreamId,
+  take = config.history.defaultTake,
+  beforeMessageId,
+}: {
+  caller: Caller;
+  workstreamId: string;
+  take?: number;
+  beforeMessageId?: string;
+}): Promise<HistoryPage> {
+  const who = callerSql(caller);
+  const cursor = beforeMessageId ?? null;
+  const workstream = sql`(select "id" from ws)`;
+  // Two texts, not one with "cursor is null or ...": each keeps its own plan, and both walk the
+  // (workstream, seq) index backwards from where the page starts.
+  const before = cursor === null ? sql`` : sql`and m."seq" < (select "seq" from anchor)`;
+  const [row] = await executePrepared<HistoryPageRow>(sql`
+      with ${who.cte} ws as (
+        select w."id" from "workstreams" w
+        where w."id" = ${workstreamId} and w."organization_id" = ${who.organizationId}
+          and w."owner_id" = ${who.userId}
+      ), anchor as (
+        select m."seq" from "messages" m
+        where m."workstream_id" = ${workstream} and m."id" = ${cursor}::text
+      )
+      select ${who.row} as caller, ${workstream} as workstream_id,
+        (select "seq" from anchor) as anchor_seq,
+        (select json_agg(json_build_object('id', p."id", 'role', p."role", 'parts', p."parts",
+            'metadata', p."metadata") order by p."seq" desc)
+          from (select m."id", m."role", m."parts", m."metadata", m."seq" from "messages" m
+            where m."workstream_id" = ${workstream} ${before}
+            order by m."seq" desc limit ${take + 1}) p) as rows`);
+  await callerOf(caller, row?.caller ?? null);
+  if (!row?.workstream_id) throw new AppError("not_found:workstream");
+  if (cursor !== null && row.anchor_seq === null) throw new AppError("bad_request:cursor");
+  const rows: PageRow[] =
+    (typeof row.rows === "string" ? (JSON.parse(row.rows) as PageRow[]) : row.rows) ?? [];
+  const hasMore = rows.length > take;
+  const page = rows.slice(0, take).reverse();
+  return {
+    messages: page.map((message) => ({
+      id: message.id,
+      role: message.role,
+      parts: message.parts,
+      metadata: message.metadata as MessageMetadata,
+    })),
     prevCursor: hasMore ? (page[0]?.id ?? null) : null,
     hasMore,
   };

@@ -90,6 +90,32 @@ describe("the turn's hot path", () => {
     expect(statements[0]).toContain('"turn_events"');
   });
 
+  it("W7 a history page is one statement: its session check, the ownership, the cursor and the page together", async () => {
+    const owner: Owner = await userWithWorkstream(server.url);
+    for (const text of ["one", "two", "three", "four"]) {
+      await readSse(await send(owner, `[echo] ${text}`));
+    }
+    const page = async (query: string) => {
+      recording = [];
+      const response = await owner.client.json<{
+        messages: Array<{ id: string }>;
+        prevCursor: string | null;
+      }>(`/api/workstreams/${owner.workstreamId}/messages${query}`);
+      const statements = recording;
+      recording = null;
+      expect(response.status).toBe(200);
+      return { body: response.body, statements };
+    };
+    const latest = await page("");
+    const older = await page(`?beforeMessageId=${latest.body.prevCursor}`);
+    expect([latest.body.messages.length, older.body.messages.length]).toEqual([6, 2]);
+    for (const { statements } of [latest, older]) {
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toContain('from "session"');
+      expect(statements[0]).toContain('"messages"');
+    }
+  });
+
   it("I14.4 memories cost the turn no statement of their own, and with vectors one: the nearest ones", async () => {
     const owner: Owner = await userWithWorkstream(server.url);
     await readSse(await send(owner, "hello there"));

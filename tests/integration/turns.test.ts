@@ -10,7 +10,7 @@ import { renewLeases } from "@/lib/turns/lease";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userMessage, userWithWorkstream } from "../support/fixtures";
-import { signUp } from "../support/http-client";
+import { HttpClient, signUp } from "../support/http-client";
 import { messageText, readSse, type SseEvent, statuses, textOf } from "../support/sse";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
@@ -281,6 +281,42 @@ describe("W7 history paging", () => {
     expect(older.hasMore).toBe(false);
     expect(older.prevCursor).toBeNull();
     expect(messageText(older.messages[0] ?? { parts: [] })).toBe("[echo] message 0");
+  });
+
+  it("W7 a cursor is refused only for the workstream's owner: 401, then 404, then 400", async () => {
+    const owner = await userWithWorkstream(server.url);
+    const other = await userWithWorkstream(server.url, "Other Owner");
+    await readSse(await send(owner, "[echo] mine"));
+    await readSse(await send(other, "[echo] theirs"));
+    const ownId = (await history(owner)).messages[0]?.id ?? "";
+    const theirId = (await history(other)).messages[0]?.id ?? "";
+    const page = (client: HttpClient, cursor: string) =>
+      client
+        .json<{ error?: { code?: string } }>(
+          `/api/workstreams/${owner.workstreamId}/messages?beforeMessageId=${encodeURIComponent(cursor)}`,
+        )
+        .then((response) => [response.status, response.body.error?.code]);
+    expect({
+      unknown: await page(owner.client, "no-such-message"),
+      anotherWorkstreams: await page(owner.client, theirId),
+      strangerWithAGoodCursor: await page(other.client, ownId),
+      strangerWithABadCursor: await page(other.client, "no-such-message"),
+      signedOut: await page(new HttpClient(server.url), ownId),
+    }).toEqual({
+      unknown: [400, "bad_request:cursor"],
+      anotherWorkstreams: [400, "bad_request:cursor"],
+      strangerWithAGoodCursor: [404, "not_found:workstream"],
+      strangerWithABadCursor: [404, "not_found:workstream"],
+      signedOut: [401, "unauthorized:auth"],
+    });
+    // The owner's own cursor still pages, with each message's metadata as it was stored.
+    await readSse(await send(owner, "[echo] again"));
+    const latest = await history(owner, "?take=2");
+    expect(latest.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(latest.messages[1]?.metadata).toMatchObject({ turnId: expect.any(String) });
+    const older = await history(owner, `?take=2&beforeMessageId=${latest.prevCursor}`);
+    expect(older.messages.map((message) => messageText(message))).toEqual(["[echo] mine", "mine"]);
+    expect(older).toMatchObject({ hasMore: false, prevCursor: null });
   });
 });
 
