@@ -114,23 +114,22 @@ export async function listMessageHistoryPage({
     )
     .orderBy(desc(messages.seq))
     .limit(take + 1);
-  const hasMore = rows.length > take;
-  const page = rows.slice(0, take).reverse();
-  return {
-    messages: page.map(toMessage),
-    prevCursor: hasMore ? (page[0]?.id ?? null) : null,
-    hasMore,
-  };
+  return pageOf(rows.map(toMessage), take);
+}
+
+/** A page from up to `take + 1` messages read newest first: the extra one says there is more. */
+function pageOf(newestFirst: WorkstreamMessage[], take: number): HistoryPage {
+  const hasMore = newestFirst.length > take;
+  const page = newestFirst.slice(0, take).reverse();
+  return { messages: page, prevCursor: hasMore ? (page[0]?.id ?? null) : null, hasMore };
 }
 
 type HistoryPageRow = {
   caller: unknown;
   workstream_id: string | null;
   anchor_seq: string | number | bigint | null;
-  rows: PageRow[] | string | null;
+  rows: WorkstreamMessage[] | string | null;
 };
-
-type PageRow = Pick<WorkstreamMessage, "id" | "role" | "parts" | "metadata">;
 
 /**
  * A page of the caller's workstream for the history route: the session check, the workstream's
@@ -175,18 +174,8 @@ export async function readHistoryPage({
   await callerOf(caller, row?.caller ?? null);
   if (!row?.workstream_id) throw new AppError("not_found:workstream");
   if (cursor !== null && row.anchor_seq === null) throw new AppError("bad_request:cursor");
-  const rows: PageRow[] =
-    (typeof row.rows === "string" ? (JSON.parse(row.rows) as PageRow[]) : row.rows) ?? [];
-  const hasMore = rows.length > take;
-  const page = rows.slice(0, take).reverse();
-  return {
-    messages: page.map((message) => ({
-      id: message.id,
-      role: message.role,
-      parts: message.parts,
-      metadata: message.metadata as MessageMetadata,
-    })),
-    prevCursor: hasMore ? (page[0]?.id ?? null) : null,
-    hasMore,
-  };
+  // Built by the statement with exactly a message's four fields.
+  const rows: WorkstreamMessage[] =
+    (typeof row.rows === "string" ? JSON.parse(row.rows) : row.rows) ?? [];
+  return pageOf(rows, take);
 }
