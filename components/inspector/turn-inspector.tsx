@@ -236,7 +236,12 @@ function Inspection({ record }: { record: TurnInspection }) {
                 ) : null}
                 {job.failures.map((failure) => (
                   <p key={failure.functionId} className="pl-3 text-danger">
-                    {failure.functionId} gave up: {failure.errorCode}
+                    {failure.functionId} gave up: {failure.errorCode} {failure.errorMessage}
+                    {failure.providerDetail ? (
+                      <span className="block text-fg-muted">
+                        The provider said: {failure.providerDetail}
+                      </span>
+                    ) : null}
                   </p>
                 ))}
               </li>

@@ -113,6 +113,13 @@ export const failedJobs = pgTable(
     /** A stable code and its plain sentence; never a stack, SQL or content. */
     errorCode: text("error_code").notNull(),
     errorMessage: text("error_message").notNull(),
+    /**
+     * What the model provider said about its refusal, cut short: shown only to the owner of the
+     * turn the job ran for, never to an admin (it may quote the request).
+     */
+    providerDetail: text("provider_detail"),
+    /** A learning job's failure: the members whose turns it was learning from. */
+    memberIds: text("member_ids").array().notNull().default(sql`'{}'::text[]`),
     failedAt: timestamp("failed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -4,6 +4,7 @@
 // is idempotent by source, so a re-run after it committed changes nothing.
 import { defineJob } from "@/inngest/define";
 import { turnCompleted } from "@/inngest/events";
+import { learningFrom } from "@/inngest/failures";
 import {
   extractFacts,
   learnedFacts,
@@ -24,10 +25,13 @@ export const postChatMemory = defineJob({
   handler: async ({ event, step }) => {
     const slice = await step.run("read-turn", () => readTurnSlice(event.data.turnId));
     if (!slice?.isMember) return { created: 0, reinforced: 0 };
-    const facts = await step.run("extract-facts", () => extractFacts([slice]));
+    const member = [slice.userId];
+    const facts = await step.run("extract-facts", () =>
+      learningFrom(member, () => extractFacts([slice])),
+    );
     if (facts.length === 0) return { created: 0, reinforced: 0 };
-    return step.run("remember", async () =>
-      writePlan(await planWrites(learnedFacts([slice], facts))),
+    return step.run("remember", () =>
+      learningFrom(member, async () => writePlan(await planWrites(learnedFacts([slice], facts)))),
     );
   },
 });

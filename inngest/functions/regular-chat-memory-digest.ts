@@ -6,6 +6,7 @@
 // the cursor's advance commit together (lib/memory/digest.ts).
 import { defineJob } from "@/inngest/define";
 import { turnCompleted } from "@/inngest/events";
+import { learningFrom } from "@/inngest/failures";
 import { readDigestRound, writeDigestRound } from "@/lib/memory/digest";
 import { extractFacts } from "@/lib/memory/learn";
 
@@ -36,9 +37,12 @@ export const regularChatMemoryDigest = defineJob({
       const suffix = round === 1 ? "" : `-${round}`;
       const read = await step.run(`read-slices${suffix}`, () => readDigestRound(organizationId));
       if (read.slices.length === 0) break;
-      const facts = await step.run(`extract-facts${suffix}`, () => extractFacts(read.slices));
+      const members = read.slices.map((slice) => slice.userId);
+      const facts = await step.run(`extract-facts${suffix}`, () =>
+        learningFrom(members, () => extractFacts(read.slices)),
+      );
       const written = await step.run(`write-memories${suffix}`, () =>
-        writeDigestRound(read, facts),
+        learningFrom(members, () => writeDigestRound(read, facts)),
       );
       // Another run moved the cursor: what this one read is digested already.
       if (!written.written) break;

@@ -4,6 +4,7 @@
 // the member's version.
 import { defineJob } from "@/inngest/define";
 import { turnCompleted } from "@/inngest/events";
+import { learningFrom } from "@/inngest/failures";
 import { readTurnSlice } from "@/lib/memory/learn";
 import { extractSkills, mayHoldSkills, saveSkills } from "@/lib/skills/extract";
 
@@ -26,8 +27,11 @@ export const skillExtraction = defineJob({
       return read?.isMember && mayHoldSkills(read) ? read : null;
     });
     if (!slice) return { created: 0, merged: 0 };
-    const skills = await step.run("extract-skills", () => extractSkills(slice));
+    const member = [slice.userId];
+    const skills = await step.run("extract-skills", () =>
+      learningFrom(member, () => extractSkills(slice)),
+    );
     if (skills.length === 0) return { created: 0, merged: 0 };
-    return step.run("save-skills", () => saveSkills(slice, skills));
+    return step.run("save-skills", () => learningFrom(member, () => saveSkills(slice, skills)));
   },
 });

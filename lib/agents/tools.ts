@@ -2,11 +2,14 @@
 // throws becomes an error result the model sees (the turn goes on). Scoped tools act for the
 // member who owns the workstream, so they are built per turn (see scopedToolsFor).
 //
-// Every input schema is wrapped by `zodSchema` once, where it is declared: the SDK converts a bare
+// Every input schema is built by `strictSchema` once, where it is declared: the SDK converts a bare
 // zod schema to JSON Schema each time a request is built, which cost ~3.5 ms of CPU per turn; the
-// wrapper converts once and keeps the result. Scoped tools declare theirs at module level too.
-import { type Tool, tool, zodSchema } from "ai";
+// helper converts once and keeps the result, in the form OpenAI's strict mode accepts (every tool
+// declares `strict: true`, so the model's arguments always match the schema). Scoped tools
+// declare theirs at module level too.
+import { type Tool, tool } from "ai";
 import { z } from "zod";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { evaluateArithmetic } from "./arithmetic";
 
 const DAY_MS = 86_400_000;
@@ -14,7 +17,8 @@ const DAY_MS = 86_400_000;
 export const TOOLS: Record<string, Tool> = {
   current_time: tool({
     description: "The current date and time, optionally in an IANA time zone.",
-    inputSchema: zodSchema(z.object({ timeZone: z.string().optional() })),
+    strict: true,
+    inputSchema: strictSchema(z.object({ timeZone: z.string().optional() })),
     execute: async ({ timeZone }) => {
       const now = new Date();
       let zone = timeZone ?? "UTC";
@@ -34,12 +38,14 @@ export const TOOLS: Record<string, Tool> = {
     description:
       "Evaluates an arithmetic expression exactly as written: + - * / % ^, parentheses and " +
       "decimal numbers, e.g. (1200 * 0.15) / 4.",
-    inputSchema: zodSchema(z.object({ expression: z.string().min(1).max(500) })),
+    strict: true,
+    inputSchema: strictSchema(z.object({ expression: z.string().min(1).max(500) })),
     execute: async ({ expression }) => ({ expression, value: evaluateArithmetic(expression) }),
   }),
   word_count: tool({
     description: "Counts the words, characters and sentences of a text.",
-    inputSchema: zodSchema(z.object({ text: z.string().max(100_000) })),
+    strict: true,
+    inputSchema: strictSchema(z.object({ text: z.string().max(100_000) })),
     execute: async ({ text }) => {
       const trimmed = text.trim();
       return {
@@ -51,7 +57,8 @@ export const TOOLS: Record<string, Tool> = {
   }),
   days_between: tool({
     description: "Whole days from one ISO date (YYYY-MM-DD) to another; negative if it is earlier.",
-    inputSchema: zodSchema(z.object({ from: z.iso.date(), to: z.iso.date() })),
+    strict: true,
+    inputSchema: strictSchema(z.object({ from: z.iso.date(), to: z.iso.date() })),
     execute: async ({ from, to }) => {
       const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
       return { from, to, days, weeks: Math.trunc(days / 7) };
@@ -84,6 +91,11 @@ const SCOPED_TOOLS: Record<string, ScopedToolFactory> = {};
  */
 export function registerScopedTool(id: string, factory: ScopedToolFactory): void {
   SCOPED_TOOLS[id] = factory;
+}
+
+/** The ids of every registered scoped tool. */
+export function scopedToolIds(): string[] {
+  return Object.keys(SCOPED_TOOLS);
 }
 
 /** The scoped tools among `ids`, bound to `scope`. */

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { config } from "@/lib/config";
 import { COMPACTION_LABELS, TRANSCRIPT_LABELS } from "@/lib/models/offline/labels";
 import { resolveModel } from "@/lib/models/registry";
+import { strictSchema } from "@/lib/models/strict-schema";
 import {
   STATE_ITEM_MAX,
   type WorkstreamState,
@@ -27,6 +28,7 @@ export const findingsSchema = z.object({
   risks: z.array(z.string()),
 });
 export type Findings = z.infer<typeof findingsSchema>;
+const findingsOutput = strictSchema(findingsSchema);
 
 /** How many of each finding one compaction adds to the state at most. */
 const MAX_ADDED = { keyDecisions: 4, tasks: 4, openQuestions: 3, risks: 3 } as const;
@@ -198,7 +200,7 @@ export async function summarizeRange(
     model,
     instructions: INSTRUCTIONS(limit),
     prompt: transcript,
-    output: Output.object({ schema: findingsSchema }),
+    output: Output.object({ schema: findingsOutput }),
     maxOutputTokens: Math.max(600, Math.ceil(limit / 2)),
     abortSignal: signal,
     providerOptions: { offline: { task: "compaction" } },

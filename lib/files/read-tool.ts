@@ -2,11 +2,12 @@
 // time, so a long document does not flood the context. Registered by lib/server/wiring.ts; every
 // agent has it (lib/config.ts).
 import "server-only";
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { z } from "zod";
 import { registerScopedTool } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
 import { isAppError } from "@/lib/http/errors";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { extractFileText } from "./extract";
 import { getWorkstreamFile } from "./records";
 import { getFileStore } from "./store-instance";
@@ -73,7 +74,7 @@ export async function readAttachment({
 }
 
 // Built once: the tool is bound per turn, its schema is not (see lib/agents/tools.ts).
-const readAttachmentInput = zodSchema(
+const readAttachmentInput = strictSchema(
   z.object({
     fileId: z.string().min(1).max(100).describe("The attachment's id (file_…)."),
     page: z.number().int().min(1).max(10_000).optional().describe("Which page (default 1)."),
@@ -88,6 +89,7 @@ export function registerFileTools(): void {
         "text), one page of up to " +
         `${config.files.readPageChars} characters at a time. The attachments and their ids are ` +
         "listed in the upload metadata. Returns the page, how many pages there are, and the text.",
+      strict: true,
       inputSchema: readAttachmentInput,
       execute: ({ fileId, page }) => readAttachment({ workstreamId, fileId, page }),
     }),

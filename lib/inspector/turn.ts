@@ -56,6 +56,7 @@ export async function inspectTurn({
   const turn = found.turn;
   if (!turn) throw new AppError("not_found:turn");
   const content = viewer.kind === "owner";
+  const ownerId = viewer.kind === "owner" ? viewer.userId : null;
 
   // Everything else in one statement: the answer's parts, the decisions and approvals about its
   // tool calls, and its post-turn events with their job runs and failures.
@@ -79,7 +80,9 @@ export async function inspectTurn({
               order by j."created_at"), '[]'::json)
             from "jobs" j where j."event_id" = e."id"),
           'failures', (select coalesce(json_agg(json_build_object('functionId', f."function_id",
-              'errorCode', f."error_code", 'attempts', f."attempts", 'failedAt', f."failed_at")
+              'errorCode', f."error_code", 'errorMessage', f."error_message",
+              'providerDetail', f."provider_detail", 'memberIds', f."member_ids",
+              'attempts', f."attempts", 'failedAt', f."failed_at")
               order by f."failed_at"), '[]'::json)
             from "failed_jobs" f where f."event_id" = e."id"))
           order by e."created_at"), '[]'::json)
@@ -196,9 +199,14 @@ export async function inspectTurn({
         dispatched: event.dispatched,
         dispatchAttempts: event.attempts,
         runs: event.runs.map((run) => ({ ...run, finishedAt: iso(run.finishedAt) })),
-        failures: event.failures.map((failure) => ({
+        failures: event.failures.map(({ providerDetail, memberIds, ...failure }) => ({
           ...failure,
           failedAt: iso(failure.failedAt) ?? "",
+          // The provider's own words may quote the request: only the owner sees them, and only
+          // when the job covered no one else's turns.
+          ...(content && providerDetail && (memberIds ?? []).every((id) => id === ownerId)
+            ? { providerDetail }
+            : {}),
         })),
       }),
     ),
@@ -225,7 +233,15 @@ type EventRow = {
   dispatched: boolean;
   attempts: number;
   runs: Array<{ functionId: string; state: string; attempts: number; finishedAt: string | null }>;
-  failures: Array<{ functionId: string; errorCode: string; attempts: number; failedAt: string }>;
+  failures: Array<{
+    functionId: string;
+    errorCode: string;
+    errorMessage: string;
+    providerDetail: string | null;
+    memberIds: string[] | null;
+    attempts: number;
+    failedAt: string;
+  }>;
 };
 type RestRow = { parts: unknown; decisions: unknown; asked: unknown; events: unknown };
 

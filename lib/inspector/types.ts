@@ -80,7 +80,16 @@ export type InspectedJob = {
     attempts: number;
     finishedAt: string | null;
   }>;
-  failures: Array<{ functionId: string; errorCode: string; attempts: number; failedAt: string }>;
+  failures: Array<{
+    functionId: string;
+    errorCode: string;
+    /** The code's plain sentence. */
+    errorMessage: string;
+    /** Owner only: what the model provider said about its refusal. */
+    providerDetail?: string;
+    attempts: number;
+    failedAt: string;
+  }>;
 };
 
 export type TurnInspection = {

@@ -12,6 +12,7 @@ import { executePrepared, type Tx } from "@/db/client";
 import { config } from "@/lib/config";
 import { extractStructured } from "@/lib/models/extract";
 import { writeSlices } from "@/lib/models/slices";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { errorClass } from "@/lib/server/error-class";
 import { toStorableText } from "@/lib/text/storable";
 import { embedTexts, isZeroVector } from "./embedding";
@@ -95,15 +96,17 @@ const FACTS_INSTRUCTIONS =
   "message it comes from and an importance from 1 (trivia) to 10 (always relevant). At most " +
   `${config.memory.factsPerSlice} per message; none if there are none.`;
 
-const FactsOutput = z.object({
-  facts: z.array(
-    z.object({
-      message: z.number(),
-      text: z.string(),
-      importance: z.number().optional(),
-    }),
-  ),
-});
+export const FactsOutput = strictSchema(
+  z.object({
+    facts: z.array(
+      z.object({
+        message: z.number(),
+        text: z.string(),
+        importance: z.number().optional(),
+      }),
+    ),
+  }),
+);
 
 /** Kept as given when it fits a memory (1 to the text limit), else dropped. */
 function factText(text: string): string | null {

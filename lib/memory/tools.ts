@@ -5,13 +5,14 @@
 // Scoped tools: they act for the workstream's owner, so they are registered once here and bound
 // per turn by the agent's tool list (lib/agents/tools.ts).
 import "server-only";
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { z } from "zod";
 import { wakeJobsSoon } from "@/inngest/engine";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
 import { isAppError } from "@/lib/http/errors";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { STATE_ITEM_MAX } from "@/lib/state/schema";
 import { addMemoryNote } from "./block";
 import { retrieveMemories } from "./retrieve";
@@ -21,25 +22,25 @@ import { createMemory } from "./store";
 const RECALL_LIMIT_MAX = 10;
 
 // Built once: the tools are bound per turn, their schemas are not (see lib/agents/tools.ts).
-const rememberInput = zodSchema(
+const rememberInput = strictSchema(
   z.object({
     text: z.string().trim().min(1).max(config.memory.textMaxChars),
     scope: z.enum(["member", "agent", "organization"]).optional(),
     importance: z.number().int().min(1).max(10).optional(),
   }),
 );
-const recallInput = zodSchema(
+const recallInput = strictSchema(
   z.object({
     query: z.string().trim().min(1).max(200),
     limit: z.number().int().min(1).max(RECALL_LIMIT_MAX).optional(),
   }),
 );
-const noteInput = zodSchema(
+const noteInput = strictSchema(
   z.object({
     text: z.string().trim().min(1).max(STATE_ITEM_MAX).describe("The note, one point."),
   }),
 );
-const searchHistoryInput = zodSchema(
+const searchHistoryInput = strictSchema(
   z.object({
     query: z.string().trim().min(1).max(200).describe("Words to look for."),
     limit: z
@@ -64,6 +65,7 @@ function rememberTool({ userId, organizationId, agentId, turnId, messageId }: To
     description:
       "Remembers one fact about the member for later workstreams. scope: member (default), " +
       "agent (only you), organization (shared with everyone; the member approves it first).",
+    strict: true,
     inputSchema: rememberInput,
     execute: async ({ text, scope = "member", importance }) => {
       try {
@@ -96,6 +98,7 @@ function rememberTool({ userId, organizationId, agentId, turnId, messageId }: To
 function recallTool({ userId, organizationId, agentId }: ToolScope) {
   return tool({
     description: "Searches the member's and the organization's memories.",
+    strict: true,
     inputSchema: recallInput,
     execute: async ({ query, limit }, { abortSignal }) => {
       const { memories, failure } = await retrieveMemories({
@@ -125,6 +128,7 @@ export function registerMemoryTools(): void {
         "every later turn. Use it for a fact, preference, decision or result worth keeping " +
         `(at most ${STATE_ITEM_MAX} characters, one point per note). Older notes are ` +
         "summarized automatically; do not repeat a note that is already there.",
+      strict: true,
       inputSchema: noteInput,
       execute: async ({ text }) => {
         const { entry, queued } = await addMemoryNote({
@@ -156,6 +160,7 @@ export function registerMemoryTools(): void {
         "for something said before that is no longer in view. Write the query as you would " +
         'in a search box: words, "exact phrases", -excluded. Returns the best matches first, ' +
         "each with the message id, who wrote it, a snippet and when.",
+      strict: true,
       inputSchema: searchHistoryInput,
       execute: async ({ query, limit }) => {
         const results = await searchHistory({

@@ -2,10 +2,10 @@
 // configured model's fast profile, or the offline model, which answers these tasks itself
 // (lib/models/offline/extraction.ts). The schema is deliberately lenient (any lengths, any
 // numbers): what a model returns is clipped and checked by the caller, so an over-long fact
-// drops that fact rather than failing the job.
+// drops that fact rather than failing the job. Callers build it with strictSchema
+// (./strict-schema.ts): OpenAI receives every structured output in strict mode.
 import "server-only";
-import { generateText, Output } from "ai";
-import type { z } from "zod";
+import { type FlexibleSchema, generateText, Output } from "ai";
 import type { OfflineTask } from "./offline/tasks";
 import { resolveModel } from "./registry";
 
@@ -19,7 +19,7 @@ export async function extractStructured<T>({
   task: Extract<OfflineTask, "memory-facts" | "skills">;
   instructions: string;
   transcript: string;
-  schema: z.ZodType<T>;
+  schema: FlexibleSchema<T>;
   maxOutputTokens: number;
 }): Promise<T> {
   const { model } = await resolveModel("fast");

@@ -114,6 +114,30 @@ export function classifyProviderError(error: unknown): ProviderFailure | null {
   return null;
 }
 
+/** How long a provider's message may be where it is kept (the owner's view of a failed job). */
+const PROVIDER_MESSAGE_MAX = 500;
+
+/**
+ * The provider's own words about a failed call (the error message of its answer), cut short; null
+ * when the failure did not come from the provider. Free text from outside that may quote the
+ * request: only the member whose request it was may see it.
+ */
+export function providerMessage(error: unknown): string | null {
+  for (const item of causes(error)) {
+    if (!APICallError.isInstance(item) && !StreamProviderError.isInstance(item)) continue;
+    const data = APICallError.isInstance(item)
+      ? (item.data as { error?: { message?: unknown } } | undefined)
+      : undefined;
+    const text = typeof data?.error?.message === "string" ? data.error.message : item.message;
+    const plain = text.replace(/\s+/gu, " ").trim();
+    if (!plain) return null;
+    return [...plain].length > PROVIDER_MESSAGE_MAX
+      ? `${[...plain].slice(0, PROVIDER_MESSAGE_MAX - 1).join("")}…`
+      : plain;
+  }
+  return null;
+}
+
 /** The error's class and, where present, its status or system code: what a log line may name. */
 export function errorClass(error: unknown): string {
   const names: string[] = [];

@@ -9,6 +9,7 @@ import { isAppError } from "@/lib/http/errors";
 import type { ConversationSlice } from "@/lib/memory/learn";
 import { extractStructured } from "@/lib/models/extract";
 import { writeSlices } from "@/lib/models/slices";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { mayHoldSkills } from "./procedure";
 import { createSkill, skillFields } from "./store";
 
@@ -22,16 +23,18 @@ const SKILLS_INSTRUCTIONS =
   `conversation actually lays out; none if there are none. At most ${config.skills.stepsMax} ` +
   "steps each.";
 
-const SkillsOutput = z.object({
-  skills: z.array(
-    z.object({
-      message: z.number().optional(),
-      name: z.string(),
-      whenToUse: z.string(),
-      steps: z.array(z.string()),
-    }),
-  ),
-});
+export const SkillsOutput = strictSchema(
+  z.object({
+    skills: z.array(
+      z.object({
+        message: z.number().optional(),
+        name: z.string(),
+        whenToUse: z.string(),
+        steps: z.array(z.string()),
+      }),
+    ),
+  }),
+);
 
 export { mayHoldSkills };
 

@@ -5,10 +5,11 @@
 // a time, before the extra sections' budget is applied. A member without skills is offered
 // neither.
 import "server-only";
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { z } from "zod";
 import { registerScopedTool } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { escapeText } from "@/lib/state/render";
 import { budgetTokens } from "@/lib/turns/context-window";
 import { registerHook } from "@/lib/turns/hooks";
@@ -34,7 +35,7 @@ export function skillsSection(skills: readonly OfferedSkill[]): string | null {
 }
 
 // Built once: the tool is bound per turn, its schema is not (see lib/agents/tools.ts).
-const useSkillInput = zodSchema(
+const useSkillInput = strictSchema(
   z.object({
     name: z.string().trim().min(1).max(config.skills.nameMaxChars).describe("The skill's name."),
   }),
@@ -62,6 +63,7 @@ export function registerSkills(): void {
       description:
         "Returns the steps of one of the skills listed in <skills> (the member's own or the " +
         "organization's), by its name. Follow the steps for the member's request.",
+      strict: true,
       inputSchema: useSkillInput,
       execute: async ({ name }) => {
         const skill = await findSkillByName({ organizationId, userId, name });

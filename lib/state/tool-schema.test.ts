@@ -16,6 +16,17 @@ describe("update_workstream_state's input schema", () => {
       success: true,
       value: { tasks: { add: [{ text: "Write the FAQ", status: "open" }] } },
     });
+    // In strict mode the model sends every field; null stands for one it leaves out.
+    const none = { id: null, rationale: null, confidence: null, status: null, binding: null };
+    const strict = await schema.validate?.({
+      tasks: {
+        add: [{ text: "Write the FAQ", agentId: null, ...none }],
+        update: null,
+        remove: null,
+      },
+      risks: null,
+    });
+    expect(strict).toEqual(ok);
     // A field of another list, an unknown list and a text over the limit are refused.
     for (const wrong of [
       { tasks: { add: [{ text: "x", confidence: 0.5 }] } },

@@ -2,8 +2,11 @@
 // it is, is about 1,400 tokens (eight lists, each with its add, update and remove items spelled
 // out), and every turn of every agent pays for it. This hand-written JSON schema shares one item
 // and one change definition (about 250 tokens); the input is still parsed with the zod schema, so
-// the tool accepts exactly a WorkstreamStateDelta and a mistake is an error the model sees.
-import { type JSONSchema7, jsonSchema } from "ai";
+// the tool accepts exactly a WorkstreamStateDelta and a mistake is an error the model sees. It is
+// sent in strict mode, rewritten by strictSchema: every field listed, the ones a list does not
+// take (or a change leaves alone) sent as null.
+import type { JSONSchema7 } from "ai";
+import { strictSchema } from "@/lib/models/strict-schema";
 import {
   STATE_ITEM_MAX,
   STATE_LISTS,
@@ -27,8 +30,10 @@ const ITEM: JSONSchema7 = {
   },
 };
 
+// Nullable here rather than at each of the eight lists that use it: strict mode lists every
+// field, and a list the delta leaves alone is sent as null.
 const CHANGES: JSONSchema7 = {
-  type: "object",
+  type: ["object", "null"],
   properties: {
     add: { type: "array", items: { $ref: "#/$defs/item" } },
     update: { type: "array", items: { $ref: "#/$defs/item" } },
@@ -39,16 +44,12 @@ const CHANGES: JSONSchema7 = {
 const DELTA_JSON_SCHEMA: JSONSchema7 = {
   type: "object",
   properties: Object.fromEntries(STATE_LISTS.map((list) => [list, { $ref: "#/$defs/changes" }])),
+  required: [...STATE_LISTS],
   additionalProperties: false,
   $defs: { item: ITEM, changes: CHANGES },
 };
 
 /** update_workstream_state's input: shown compactly, parsed as a WorkstreamStateDelta. */
-export const stateDeltaToolInput = jsonSchema<WorkstreamStateDelta>(DELTA_JSON_SCHEMA, {
-  validate: (value) => {
-    const parsed = workstreamStateDeltaSchema.safeParse(value);
-    return parsed.success
-      ? { success: true, value: parsed.data }
-      : { success: false, error: parsed.error };
-  },
+export const stateDeltaToolInput = strictSchema<WorkstreamStateDelta>(workstreamStateDeltaSchema, {
+  json: DELTA_JSON_SCHEMA,
 });

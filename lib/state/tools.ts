@@ -3,10 +3,11 @@
 // turn by the agent's tool list (lib/agents/tools.ts). Their input is the same shape a member's
 // edit takes; the agent's merges evict by the lists' rules instead of being refused.
 import "server-only";
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { isAppError } from "@/lib/http/errors";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { toStorableJson } from "@/lib/text/storable";
 import { UnknownStateItemError } from "./merge";
 import {
@@ -45,7 +46,7 @@ const PLAN_DESCRIPTION =
   "applies; the next update_plan then starts a new plan. Use it for work of three or more steps.";
 
 // Wrapped once, so the SDK converts it to JSON Schema once (see lib/agents/tools.ts).
-const planUpdateInput = zodSchema(planUpdateSchema);
+const planUpdateInput = strictSchema(planUpdateSchema);
 
 function targetOf(scope: ToolScope): StateTarget {
   return {
@@ -77,6 +78,7 @@ export function registerStateTools(): void {
   registerScopedTool("update_workstream_state", (scope) =>
     tool({
       description: STATE_DESCRIPTION,
+      strict: true,
       inputSchema: stateDeltaToolInput,
       execute: async (delta) => {
         try {
@@ -111,6 +113,7 @@ export function registerStateTools(): void {
   registerScopedTool("update_plan", (scope) =>
     tool({
       description: PLAN_DESCRIPTION,
+      strict: true,
       inputSchema: planUpdateInput,
       execute: async (update) => {
         try {

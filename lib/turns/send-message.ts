@@ -4,12 +4,13 @@
 // by default (it acts outside the conversation the owner is looking at). Refusals (not the
 // owner's, archived, busy, ambiguous) are tool errors the model sees.
 import "server-only";
-import { jsonSchema, tool } from "ai";
+import { tool } from "ai";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { executePrepared, getDb } from "@/db/client";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { toStorableText } from "@/lib/text/storable";
 import { publishWorkstreamChange } from "@/lib/workstreams/live";
 import type { SummaryRow } from "@/lib/workstreams/summary";
@@ -30,26 +31,8 @@ export const sendMessageSchema = z.strictObject({
   reason: z.string().trim().max(300).optional(),
 });
 
-/** The model sees the bare shape; the limits are checked on the way in (an error it sees). */
-export const sendMessageInput = jsonSchema<z.infer<typeof sendMessageSchema>>(
-  {
-    type: "object",
-    properties: {
-      workstreamId: { type: "string" },
-      text: { type: "string" },
-      reason: { type: "string" },
-    },
-    required: ["workstreamId", "text"],
-  },
-  {
-    validate: (value) => {
-      const parsed = sendMessageSchema.safeParse(value);
-      return parsed.success
-        ? { success: true, value: parsed.data }
-        : { success: false, error: parsed.error };
-    },
-  },
-);
+/** The model sees the bare shape (strict mode); the limits are checked on the way in (an error it sees). */
+export const sendMessageInput = strictSchema(sendMessageSchema);
 
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
@@ -176,6 +159,7 @@ export function registerSendMessageTool(): void {
   registerScopedTool("send_message", (scope) =>
     tool({
       description: DESCRIPTION,
+      strict: true,
       inputSchema: sendMessageInput,
       execute: async ({ workstreamId, text }) => {
         const sent = await relayMessage({ scope, target: workstreamId, text });

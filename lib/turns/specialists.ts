@@ -13,13 +13,13 @@ import {
   type Tool,
   tool,
   type UIMessageChunk,
-  zodSchema,
 } from "ai";
 import { z } from "zod";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
 import { costUsd } from "@/lib/models/pricing";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
 import { renderWorkstreamState } from "@/lib/state/render";
 import { applyStateDelta } from "@/lib/state/store";
@@ -170,7 +170,7 @@ export type ConsultInput = {
 };
 
 // Wrapped once, so the SDK converts it to JSON Schema once (see lib/agents/tools.ts).
-const consultSchema = zodSchema(
+const consultSchema = strictSchema(
   z.object({
     specialist: z.string().trim().min(1).max(64),
     question: z.string().trim().min(1).max(4_000),
@@ -188,6 +188,7 @@ export function consultSpecialistTool(input: ConsultInput): Tool {
     description:
       `Asks a specialist of this group workstream (${names}) a question and returns their ` +
       "answer. They see the workstream state and the latest messages, not the whole history.",
+    strict: true,
     inputSchema: consultSchema,
     execute: ({ specialist, question }, { toolCallId }) => {
       const running = consult(input, { asked: specialist, question, id: toolCallId });

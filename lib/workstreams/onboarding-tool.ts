@@ -1,13 +1,14 @@
 // The chief's complete_onboarding tool: a scoped tool (it acts for the workstream's owner), so it
 // is registered once here and bound per turn by the agent's tool list (lib/agents/tools.ts).
 import "server-only";
-import { tool, zodSchema } from "ai";
+import { tool } from "ai";
 import { z } from "zod";
 import { registerScopedTool } from "@/lib/agents/tools";
+import { strictSchema } from "@/lib/models/strict-schema";
 import { completeOnboarding } from "./onboarding";
 
 // Built once: the tool is bound per turn, its schema is not (see lib/agents/tools.ts).
-const noInput = zodSchema(z.object({}));
+const noInput = strictSchema(z.object({}));
 
 export function registerOnboardingTool(): void {
   registerScopedTool("complete_onboarding", ({ userId, organizationId }) =>
@@ -15,6 +16,7 @@ export function registerOnboardingTool(): void {
       description:
         "Completes the member's onboarding: sets up their specialist agents and core " +
         "workstreams. Call it once the member has told you what they work on and is ready.",
+      strict: true,
       inputSchema: noInput,
       execute: async () => {
         const result = await completeOnboarding({ userId, organizationId });

@@ -1,10 +1,15 @@
-// A fake OpenAI-compatible server (chat completions, streaming with tool calls and usage; and
-// embeddings), the edge of the world for tests that drive the real @ai-sdk/openai provider
-// through whole turns. Its embeddings are the offline embedding model's vectors, so they mean
-// something; `embeddingLength` makes it answer with vectors of another length.
+// A fake OpenAI-compatible server (chat completions, streaming with tool calls and usage, or one
+// JSON answer for a request that does not stream; and embeddings), the edge of the world for
+// tests that drive the real @ai-sdk/openai provider through whole turns and jobs. Like OpenAI it
+// refuses, with a 400 in OpenAI's error shape, a strict schema (a structured output's
+// `response_format.json_schema` or a tool sent with `strict: true`) that breaks strict mode's
+// rules, checked with the app's own rule module; tools without `strict` pass unchecked. Its
+// embeddings are the offline embedding model's vectors, so they mean something;
+// `embeddingLength` makes it answer with vectors of another length.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { offlineEmbedding } from "@/lib/memory/offline-embedding";
+import { strictViolations } from "@/lib/models/strict-rules";
 
 export type Plan =
   /** An HTTP error answer; `message` and `type` go into OpenAI's error body. */
@@ -18,10 +23,42 @@ export type Plan =
   | { kind: "text-then-drop"; text: string }
   | { kind: "silent" };
 
+export type SentTool = {
+  type: string;
+  function: { name: string; parameters?: unknown; strict?: boolean };
+};
+
+export type ResponseFormat = {
+  type: string;
+  json_schema?: { name?: string; schema?: unknown; strict?: boolean };
+};
+
 export type RecordedRequest = {
   model: string;
   messages: Array<{ role: string; content: unknown }>;
+  response_format?: ResponseFormat;
+  tools?: SentTool[];
 };
+
+/** What strict mode refuses in a request, as OpenAI words the start of it; empty when none. */
+export function strictRefusals(
+  request: Pick<RecordedRequest, "response_format" | "tools">,
+): string[] {
+  const found: string[] = [];
+  const format = request.response_format?.json_schema;
+  if (format?.strict === true) {
+    for (const line of strictViolations(format.schema)) {
+      found.push(`Invalid schema for response_format '${format.name ?? "response"}': ${line}`);
+    }
+  }
+  for (const sent of request.tools ?? []) {
+    if (sent.function.strict !== true) continue;
+    for (const line of strictViolations(sent.function.parameters)) {
+      found.push(`Invalid schema for function '${sent.function.name}': ${line}`);
+    }
+  }
+  return found;
+}
 
 export type EmbeddingRequest = { model: string; input: string[]; dimensions?: number };
 
@@ -68,7 +105,27 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         stream?: boolean;
         stream_options?: { include_usage?: boolean };
       };
-      fake.requests.push({ model: request.model, messages: request.messages });
+      fake.requests.push({
+        model: request.model,
+        messages: request.messages,
+        response_format: request.response_format,
+        tools: request.tools,
+      });
+      const refusals = strictRefusals(request);
+      if (refusals.length > 0) {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            error: {
+              message: refusals.join("\n"),
+              type: "invalid_request_error",
+              param: request.response_format ? "response_format" : "tools",
+              code: "invalid_json_schema",
+            },
+          }),
+        );
+        return;
+      }
       // Without include_usage a compatible server streams no usage: every turn would be unknown.
       if (request.stream && request.stream_options?.include_usage !== true) {
         fake.violations.push(`streaming request for ${request.model} without include_usage`);
@@ -91,6 +148,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         return;
       }
       if (plan.kind === "silent") return; // never answers: the client's timeout must fire
+      if (!request.stream) {
+        answerAtOnce(plan);
+        return;
+      }
       res.writeHead(200, { "content-type": "text/event-stream" });
       const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
       const chunk = (delta: unknown, finish: string | null = null) =>
@@ -148,6 +209,40 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         chunk({}, "stop");
         if (withUsage) sendUsage();
         res.end("data: [DONE]\n\n");
+      }
+
+      function answerAtOnce(plan: Exclude<Plan, { kind: "fail" | "reset" | "silent" }>) {
+        const message =
+          plan.kind === "tool"
+            ? {
+                role: "assistant",
+                content: null,
+                tool_calls: [
+                  {
+                    id: `call_${fake.requests.length}`,
+                    type: "function",
+                    function: { name: plan.name, arguments: JSON.stringify(plan.args) },
+                  },
+                ],
+              }
+            : { role: "assistant", content: plan.text };
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            id: "chatcmpl-fake",
+            object: "chat.completion",
+            created: 1,
+            model: request.model,
+            choices: [
+              {
+                index: 0,
+                message,
+                finish_reason: plan.kind === "tool" ? "tool_calls" : "stop",
+              },
+            ],
+            usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+          }),
+        );
       }
 
       function sendUsage() {
