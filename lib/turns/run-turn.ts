@@ -668,6 +668,8 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
       await afterStage("RENDER", { message }, ctx);
       // The expiry of what it waits for is in the outbox now.
       if (closed.closed && waitsFor.length > 0) wakeJobsSoon();
+      // A turn the reaper (or a stop) closed first was announced by whoever closed it.
+      if (!closed.closed) return;
       const after = closed.workstream ? { ...closed.workstream, isRunning: false } : undefined;
       bus.emit({
         type: "SessionTurnEnd",
