@@ -64,7 +64,7 @@ import {
   specialistsFor,
 } from "./specialists";
 import { type ResumedTurn, resumedRecord, stepsSoFar, suspended } from "./suspend";
-import { toolApprovalFor } from "./tool-authority";
+import { refuseForbidden, toolApprovalFor } from "./tool-authority";
 import { gateTools } from "./tool-gate";
 import { TurnTrace } from "./trace";
 import { closeTurn, type OpeningRead, type TurnRow } from "./turn-store";
@@ -294,7 +294,7 @@ async function execute(
         instructions: request.instructions,
         messages: request.messages,
         allowSystemInMessages: true,
-        tools: gateTools(tools, ctx, scope),
+        tools: refuseForbidden(gateTools(tools, ctx, scope), kept.toolPolicy, ctx),
         // The authority stack decides each call: policy, grants and mode may decide it at once;
         // a call that asks the owner ends the stream with its approval request instead of
         // running, and the continuation after the answers runs (only) the approved ones.
