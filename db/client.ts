@@ -73,7 +73,10 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Op
   const url = env.DATABASE_URL?.trim();
   const onQuery = env.WORKSTREAMS_SQL_TRACE === "1" ? traceQuery : undefined;
   if (url) return { kind: "postgres", url, max: Number(env.DATABASE_POOL_SIZE ?? 10), onQuery };
-  const dataDir = path.resolve(env.PGLITE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite"));
+  // The data directory is written at run time, never shipped: kept out of the build's file trace.
+  const dataDir = path.resolve(
+    /*turbopackIgnore: true*/ env.PGLITE_DATA_DIR ?? path.join(process.cwd(), ".data", "pglite"),
+  );
   return { kind: "pglite", dataDir, onQuery, settings: parsePgliteSettings(env.PGLITE_SETTINGS) };
 }
 

@@ -9,7 +9,11 @@ import { postgresClient } from "./postgres-target";
 const MIGRATION_LOCK = 727_001;
 
 export function migrationsFolder(): string {
-  return path.resolve(process.env.MIGRATIONS_DIR ?? path.join(process.cwd(), "db", "migrations"));
+  // The committed folder is a static path, so the build traces it (and only it); a folder named
+  // at run time is the operator's and stays out of the trace.
+  const named = process.env.MIGRATIONS_DIR;
+  if (named) return path.resolve(/*turbopackIgnore: true*/ named);
+  return path.join(process.cwd(), "db", "migrations");
 }
 
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {

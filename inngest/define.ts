@@ -3,6 +3,7 @@
 // embedded runner (inngest/runner), which reads the same id, trigger, flow control and handler.
 // The declaration speaks Inngest's vocabulary so that the Inngest side is a straight mapping.
 import type { z } from "zod";
+import { AppError } from "@/lib/http/errors";
 
 /** A duration as Inngest writes it: "500ms" is not accepted there, so seconds are the finest. */
 export type TimeStr = `${number}${"s" | "m" | "h" | "d"}`;
@@ -27,6 +28,11 @@ export type FlowControl = {
    * locked read and a write per event). Inngest receives every event either way.
    */
   debounce?: { key?: EventKey; period: TimeStr; timeout?: TimeStr; keyOnly?: boolean };
+  /**
+   * How long one attempt may run; past it the attempt fails with `job:timeout` and is retried
+   * like any failure. DEFAULT_TIMEOUT when absent.
+   */
+  timeout?: TimeStr;
 };
 
 export type EventDefinition<Name extends string = string, Data = unknown> = {
@@ -89,6 +95,45 @@ export function defineJob<Data>(definition: JobDefinition<Data>): JobDefinition<
 export type AnyJobDefinition = JobDefinition<any>;
 
 export const DEFAULT_RETRIES = 3;
+
+/** Long enough for a slow model's extraction or summary; a hung handler still ends. */
+export const DEFAULT_TIMEOUT: TimeStr = "10m";
+
+/** The error an attempt fails with when it outlives its function's run timeout. */
+export class JobTimeoutError extends AppError {
+  constructor() {
+    super("job:timeout");
+    this.name = "JobTimeoutError";
+  }
+}
+
+/**
+ * Runs one attempt of `definition`, failing it with JobTimeoutError once its run timeout has
+ * passed. A handler cannot be cancelled from outside, so one that wakes later finds its steps
+ * refused (`expired`), while the attempt has already been settled.
+ */
+export async function withinRunTimeout<T>(
+  definition: AnyJobDefinition,
+  attempt: (expired: () => boolean) => Promise<T>,
+): Promise<T> {
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        timedOut = true;
+        reject(new JobTimeoutError());
+      },
+      durationMs(definition.flow.timeout ?? DEFAULT_TIMEOUT),
+    );
+    timer.unref();
+  });
+  try {
+    return await Promise.race([attempt(() => timedOut), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 

@@ -2,7 +2,14 @@
 // handler the embedded runner reads. Only inngest/engine.ts and the /api/inngest route use this.
 import { NonRetriableError } from "inngest";
 import { getInngest } from "./client";
-import { type AnyJobDefinition, DEFAULT_RETRIES, type JobEvent, whenExpression } from "./define";
+import {
+  type AnyJobDefinition,
+  DEFAULT_RETRIES,
+  type JobEvent,
+  JobTimeoutError,
+  whenExpression,
+  withinRunTimeout,
+} from "./define";
 import { recordJobFailure } from "./failures";
 
 function refusal(definition: AnyJobDefinition, event: { id?: string }): NonRetriableError {
@@ -56,15 +63,24 @@ export function toInngestFunction(definition: AnyJobDefinition) {
         data: parsed.data,
         ts: event.ts ?? Date.now(),
       };
-      return definition.handler({
-        event: jobEvent,
-        runId,
-        attempt,
-        step: {
-          // Inngest keeps each step's result as JSON, exactly as the embedded runner does.
-          run: (id, body) => step.run(id, async () => (await body()) ?? null) as never,
-        },
-      });
+      // Inngest's own `timeouts.finish` bounds the whole run and cancels it, retries and their
+      // backoff included; the declared timeout is one attempt's, which fails and is retried as in
+      // the embedded runner. Each call Inngest makes to the handler is bounded by it.
+      return withinRunTimeout(definition, (expired) =>
+        definition.handler({
+          event: jobEvent,
+          runId,
+          attempt,
+          step: {
+            // Inngest keeps each step's result as JSON, exactly as the embedded runner does.
+            run: (id, body) =>
+              step.run(id, async () => {
+                if (expired()) throw new JobTimeoutError();
+                return (await body()) ?? null;
+              }) as never,
+          },
+        }),
+      );
     },
   );
 }

@@ -30,7 +30,13 @@ function formatJson(value: unknown): string {
 
 export function ToolCall({ part }: { part: AnyToolPart }) {
   const running = part.state === "input-streaming" || part.state === "input-available";
-  const failed = part.state === "output-error" || part.state === "output-denied";
+  // A call the organization's policy forbids answers with a denial instead of running.
+  const refused =
+    part.state === "output-available" &&
+    typeof part.output === "object" &&
+    part.output !== null &&
+    (part.output as { denied?: unknown }).denied === true;
+  const failed = part.state === "output-error" || part.state === "output-denied" || refused;
   const name = toolName(part);
   return (
     <details
@@ -53,7 +59,7 @@ export function ToolCall({ part }: { part: AnyToolPart }) {
             failed ? "bg-danger-subtle text-danger" : "bg-bg-muted text-fg-muted",
           )}
         >
-          {STATE_LABEL[part.state] ?? part.state}
+          {refused ? STATE_LABEL["output-denied"] : (STATE_LABEL[part.state] ?? part.state)}
         </span>
         <ChevronRightIcon className="size-3.5 shrink-0 text-fg-subtle transition-transform group-open/tool:rotate-90" />
       </summary>

@@ -8,7 +8,14 @@ import type { z } from "zod";
 import type { Db } from "@/db/client";
 import { errorClass } from "@/lib/server/error-class";
 import { toStorableJson } from "@/lib/text/storable";
-import type { AnyJobDefinition, JobEvent, JobStep, StepResult } from "../define";
+import {
+  type AnyJobDefinition,
+  type JobEvent,
+  type JobStep,
+  JobTimeoutError,
+  type StepResult,
+  withinRunTimeout,
+} from "../define";
 import { failureCode, type JobFailure } from "../failures";
 import {
   completeJob,
@@ -118,8 +125,11 @@ export async function executeJob(
     await saving;
     return unsaved;
   };
+  // Set once the attempt outlived its run timeout: a handler that wakes later writes nothing.
+  let expired: () => boolean = () => false;
   const step: JobStep = {
     async run<T>(id: string, body: () => Promise<T> | T): Promise<StepResult<T>> {
+      if (expired()) throw new JobTimeoutError();
       // A step id used twice in one run is numbered, as Inngest does, so each keeps its result.
       const seen = calls.get(id) ?? 0;
       calls.set(id, seen + 1);
@@ -129,6 +139,7 @@ export async function executeJob(
       await store();
       if (lost) throw new LeaseLostError();
       const result = await body();
+      if (expired()) throw new JobTimeoutError();
       // Model output may hold characters jsonb refuses; they become U+FFFD, as in the event log.
       const json =
         (result === undefined ? undefined : JSON.stringify(toStorableJson(result))) ?? "null";
@@ -145,11 +156,14 @@ export async function executeJob(
 
   let failure: { error: unknown } | undefined;
   try {
-    await definition.handler({
-      event: { ...stored, data: parsed.data },
-      step,
-      runId: job.id,
-      attempt: job.attempts - 1,
+    await withinRunTimeout(definition, (timedOut) => {
+      expired = timedOut;
+      return definition.handler({
+        event: { ...stored, data: parsed.data },
+        step,
+        runId: job.id,
+        attempt: job.attempts - 1,
+      });
     });
   } catch (error) {
     failure = { error };

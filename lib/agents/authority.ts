@@ -28,7 +28,8 @@ export type Verdict =
   /** The owner is asked. */
   | { kind: "ask"; reason?: string };
 
-export const POLICY_FORBIDS = "The organization's tool policy forbids this tool.";
+export const POLICY_FORBIDS =
+  "Forbidden by policy: the organization's tool policy forbids this tool.";
 export const GRANT_ALLOWS = "A remembered approval allows it.";
 export const MODE_ALLOWS = "The workstream's security mode allows it.";
 

@@ -112,6 +112,8 @@ export const ERROR_SENTENCES = {
   "turn:step_limit":
     "The agent reached its step limit before finishing. Earlier tool calls may have completed.",
   "turn:stopped": "Stopped.",
+  // Background jobs: recorded as an attempt's error and in the failure record.
+  "job:timeout": "The job did not finish within its run timeout, so the attempt was stopped.",
   // Warnings: the turn goes on; the chat shows them under the status line.
   "retrieval:failed":
     "Looking up what the agent knows failed, so this answer is written without it.",

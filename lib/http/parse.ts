@@ -5,7 +5,7 @@
 //   4. anything else → `bad_request:validation`.
 import type { z } from "zod";
 import { AppError, type ErrorCode } from "./errors";
-import { UNSTORABLE_TEXT } from "./text";
+import { isStorableText, UNSTORABLE_TEXT } from "./text";
 
 /** Codes for fields, by the field's top-level name (`{ title: "bad_request:title" }`). */
 export type FieldCodes = Readonly<Record<string, ErrorCode>>;
@@ -42,6 +42,23 @@ export function inputError(error: z.ZodError, codes: FieldCodes = {}): AppError 
   const code = Object.hasOwn(codes, field) ? codes[field] : undefined;
   if (code) return new AppError(code, { details: { field, issues } });
   return new AppError("bad_request:validation", { details: { issues } });
+}
+
+/**
+ * A query read with `schema`. Unstorable text is refused first, whatever the schema says of the
+ * field, so a query answers `bad_request:text` as a path and a body do (a field's own code, such
+ * as a signature's, is for values that are text).
+ */
+export function parseQuery<T>(schema: z.ZodType<T>, request: Request, codes: FieldCodes = {}): T {
+  const query = queryOf(request);
+  for (const [field, value] of Object.entries(query)) {
+    if (!isStorableText(field) || !isStorableText(value)) {
+      throw new AppError("bad_request:text", {
+        details: { field: isStorableText(field) ? field : "" },
+      });
+    }
+  }
+  return parseInput(schema, query, codes);
 }
 
 /** URL query parameters as a plain object (the last value of a repeated key wins). */

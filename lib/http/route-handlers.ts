@@ -6,7 +6,7 @@
 // with an empty 405 of its own, so a route module exports them all.
 import { z } from "zod";
 import { AppError } from "./errors";
-import { type FieldCodes, parseInput, queryOf } from "./parse";
+import { type FieldCodes, parseInput, parseQuery } from "./parse";
 import { errorResponse, parseJson, readBodyText, route } from "./respond";
 
 /** Every method Next.js routes to a route module (its HTTP_METHODS). */
@@ -74,7 +74,7 @@ export function routeHandlers<const S extends RouteSchemas>(
         const params = spec.params
           ? parseInput(spec.params, await context.params, codes)
           : undefined;
-        const query = spec.query ? parseInput(spec.query, queryOf(request), codes) : undefined;
+        const query = spec.query ? parseQuery(spec.query, request, codes) : undefined;
         const body = spec.multipart ? undefined : await readBody(request, spec);
         return handle({ request, params, query, body } as RouteInput<MethodSchemas>);
       },

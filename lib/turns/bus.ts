@@ -26,6 +26,11 @@ export type BusEvent =
       workstream?: SummaryRow;
     }
   | {
+      /**
+       * A run of the turn ended. Emitted by whoever closed the turn (its run, a stop of a
+       * suspended turn, the reaper), so each terminal state is announced exactly once; a
+       * suspension announces "suspended" and its continuation ends with its own.
+       */
       type: "SessionTurnEnd";
       turnId: string;
       workstreamId: string;

@@ -136,11 +136,22 @@ async function failTaken(turnId: string, serverRunId: string, lastOffset: number
     { type: "error", errorText: text },
     statusChunk(turnId, { state: "error", code: "turn:failed", message: text, retryable: true }),
   ]);
-  await closeTurn({
+  const closed = await closeTurn({
     turn: { id: turnId, workstreamId: turn.workstreamId, serverRunId },
     end: { state: "failed", reason: text, errorCode: "turn:failed" },
     events,
-  }).catch((error: unknown) => logTurnError(turnId, "could not be closed", error));
+  }).catch((error: unknown) => {
+    logTurnError(turnId, "could not be closed", error);
+    return null;
+  });
+  if (!closed?.closed) return;
+  bus.emit({
+    type: "SessionTurnEnd",
+    turnId,
+    workstreamId: turn.workstreamId,
+    state: "failed",
+    workstream: closed.workstream ? { ...closed.workstream, isRunning: false } : undefined,
+  });
 }
 
 type MessageRow = typeof messages.$inferSelect;

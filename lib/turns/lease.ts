@@ -16,6 +16,7 @@ import { processSingleton } from "@/lib/server/singleton";
 import { latestOffset, readTurnEvents, TurnLog } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
+import { bus } from "./bus";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { isRunningSql } from "./turn-state";
@@ -115,7 +116,7 @@ async function reapTurn(turn: TurnRow): Promise<boolean> {
       retryable: true,
     }),
   ]);
-  const { closed } = await closeTurn({
+  const { closed, workstream } = await closeTurn({
     turn,
     end: { state: "failed", reason: text, errorCode: "internal:server_restarted" },
     events,
@@ -123,8 +124,16 @@ async function reapTurn(turn: TurnRow): Promise<boolean> {
     ownerCheck: false,
     reap: true,
   });
-  if (closed) console.warn(`[turns] reaped ${turn.id}: its server process is gone`);
-  return closed;
+  if (!closed) return false;
+  console.warn(`[turns] reaped ${turn.id}: its server process is gone`);
+  bus.emit({
+    type: "SessionTurnEnd",
+    turnId: turn.id,
+    workstreamId: turn.workstreamId,
+    state: "failed",
+    workstream: workstream ? { ...workstream, isRunning: false } : undefined,
+  });
+  return true;
 }
 
 async function reassemble(chunks: UIMessageChunk[]): Promise<WorkstreamMessage | null> {

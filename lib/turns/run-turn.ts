@@ -64,7 +64,7 @@ import {
   specialistsFor,
 } from "./specialists";
 import { type ResumedTurn, resumedRecord, stepsSoFar, suspended } from "./suspend";
-import { toolApprovalFor } from "./tool-authority";
+import { refuseForbidden, toolApprovalFor } from "./tool-authority";
 import { gateTools } from "./tool-gate";
 import { TurnTrace } from "./trace";
 import { closeTurn, type OpeningRead, type TurnRow } from "./turn-store";
@@ -294,7 +294,7 @@ async function execute(
         instructions: request.instructions,
         messages: request.messages,
         allowSystemInMessages: true,
-        tools: gateTools(tools, ctx, scope),
+        tools: refuseForbidden(gateTools(tools, ctx, scope), kept.toolPolicy, ctx),
         // The authority stack decides each call: policy, grants and mode may decide it at once;
         // a call that asks the owner ends the stream with its approval request instead of
         // running, and the continuation after the answers runs (only) the approved ones.
@@ -668,6 +668,8 @@ async function finish(input: RunInput, ended: Outcome, context: ContextRecord | 
       await afterStage("RENDER", { message }, ctx);
       // The expiry of what it waits for is in the outbox now.
       if (closed.closed && waitsFor.length > 0) wakeJobsSoon();
+      // A turn the reaper (or a stop) closed first was announced by whoever closed it.
+      if (!closed.closed) return;
       const after = closed.workstream ? { ...closed.workstream, isRunning: false } : undefined;
       bus.emit({
         type: "SessionTurnEnd",

@@ -28,7 +28,7 @@ import type { StageScope } from "./bus";
 import type { HistoryMessage, KeptContext } from "./context-window";
 import type { HookContext } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
-import { toolApprovalFor } from "./tool-authority";
+import { refuseForbidden, toolApprovalFor } from "./tool-authority";
 import { gateTools } from "./tool-gate";
 
 export const CONSULT_TOOL = "consult_specialist";
@@ -245,7 +245,11 @@ async function consult(
       model: resolved.model.model,
       instructions: prompt.instructions,
       messages: prompt.messages,
-      tools: gateTools(resolved.tools, input.ctx, input.scope),
+      tools: refuseForbidden(
+        gateTools(resolved.tools, input.ctx, input.scope),
+        input.kept.toolPolicy,
+        input.ctx,
+      ),
       // A specialist cannot pause the turn for the member: a call that would ask is refused,
       // and the lead may make it itself, with the member's approval.
       toolApproval: async (call) => {

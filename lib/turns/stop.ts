@@ -11,6 +11,7 @@ import { ERROR_SENTENCES } from "@/lib/http/errors";
 import { appendEventsLocked } from "@/lib/stream/event-log";
 import { getFanout, publishLive } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
+import { bus } from "./bus";
 import { runRegistry } from "./run-registry";
 import { isOpen, isRunningSql } from "./turn-state";
 import { getOpenTurn, getTurn, type TurnRow } from "./turn-store";
@@ -80,6 +81,12 @@ async function cancelSuspended(turn: TurnRow): Promise<void> {
   });
   if (events.length === 0) return;
   await (await getFanout()).publish(events);
+  bus.emit({
+    type: "SessionTurnEnd",
+    turnId: turn.id,
+    workstreamId: turn.workstreamId,
+    state: "cancelled",
+  });
   // The owner's other tabs show the approval card until they hear of it.
   const owner = await ownerOf(turn.workstreamId);
   await publishLive({

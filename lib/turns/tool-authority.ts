@@ -2,9 +2,17 @@
 // workstream's security mode and allowlist and the organization's tool policy (read with the
 // turn's opening, no statement of their own). Grants are read once, and only when a call would
 // otherwise ask; a decision made without asking (policy, grant, mode) is audited. A call that
-// needs no approval and that nothing stands in the way of costs nothing here.
-import type { ToolApprovalStatus } from "ai";
-import { approvalStatus, authorize, type Grant } from "@/lib/agents/authority";
+// needs no approval and that nothing stands in the way of costs nothing here. A tool the policy
+// forbids is refused by the tool itself, without asking anyone: the AI SDK's automatic denial
+// would still stream an approval request, so the call is answered with a denial instead.
+import type { Tool, ToolApprovalStatus } from "ai";
+import {
+  approvalStatus,
+  authorize,
+  type Grant,
+  POLICY_FORBIDS,
+  type ToolPolicy,
+} from "@/lib/agents/authority";
 import { activeGrants, recordDecision } from "@/lib/approvals/store";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import type { KeptContext } from "./context-window";
@@ -48,11 +56,11 @@ export function toolApprovalFor({
   };
   return async ({ toolCall }) => {
     const verdict = await authorize(toolCall, authority, readGrants);
+    // A forbidden call is not for approval: `refuseForbidden` answers it (and audits it).
+    if (verdict.kind === "decided" && verdict.source === "policy") return undefined;
     // Going on after the owner's answer, the SDK checks the approved calls again: only the
     // organization's policy, changed meanwhile, may still stop them.
-    if (answered.has(toolCall.toolCallId)) {
-      if (!(verdict.kind === "decided" && verdict.source === "policy")) return undefined;
-    }
+    if (answered.has(toolCall.toolCallId)) return undefined;
     if (verdict.kind === "decided") {
       await recordDecision({
         organizationId: ctx.organizationId,
@@ -69,4 +77,48 @@ export function toolApprovalFor({
     }
     return approvalStatus(verdict);
   };
+}
+
+/** What a forbidden call returns: the member's UI shows it, the model reads it as a denial. */
+export type ForbiddenOutput = { denied: true; reason: string };
+
+/**
+ * The tools with each one the organization's policy forbids replaced by a refusal: the call
+ * does not run, the decision is audited (source policy), and the model reads one denial it can
+ * act on. Applied outside the TOOL_CALL gate, so guards never see a call the policy refused.
+ */
+export function refuseForbidden(
+  tools: Record<string, Tool>,
+  policy: ToolPolicy | undefined,
+  ctx: HookContext,
+): Record<string, Tool> {
+  const forbidden = Object.keys(tools).filter((name) => policy?.[name] === "forbidden");
+  if (forbidden.length === 0) return tools;
+  const refused = { ...tools };
+  for (const toolName of forbidden) {
+    const original = tools[toolName];
+    if (!original) continue;
+    refused[toolName] = {
+      description: original.description,
+      inputSchema: original.inputSchema,
+      execute: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
+        await recordDecision({
+          organizationId: ctx.organizationId,
+          workstreamId: ctx.workstreamId,
+          turnId: ctx.turnId,
+          toolName,
+          toolCallId,
+          input,
+          decision: "denied",
+          source: "policy",
+          reason: POLICY_FORBIDS,
+          decidedBy: null,
+        });
+        const output: ForbiddenOutput = { denied: true, reason: POLICY_FORBIDS };
+        return output;
+      },
+      toModelOutput: () => ({ type: "execution-denied", reason: POLICY_FORBIDS }),
+    } as Tool;
+  }
+  return refused;
 }

@@ -546,4 +546,16 @@ describe("the local store's signed URLs", () => {
       "no signature": { status: 403, code: "forbidden:url_signature" },
     });
   });
+
+  it("S3 a signed URL with U+0000 in its query answers 400 bad_request:text, like every query", async () => {
+    const url = new URL(signedFilePath(file.id, { ttlMs: 60_000 }), server.url);
+    const actual: Record<string, { status: number; code: string }> = {};
+    for (const name of ["sig", "exp", "dl"]) {
+      const copy = new URL(url);
+      copy.searchParams.set(name, `${copy.searchParams.get(name) ?? ""}\u0000`);
+      actual[name] = await errorOf(await fetch(copy));
+    }
+    const refused = { status: 400, code: "bad_request:text" };
+    expect(actual).toEqual({ sig: refused, exp: refused, dl: refused });
+  });
 });

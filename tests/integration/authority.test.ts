@@ -68,12 +68,25 @@ describe("the authority stack", () => {
     expect((await setSecurity(desk, { securityMode: "auto" })).status).toBe(200);
     const { turnId, events, last } = await turn(desk, SEND);
     expect(last).toBe("ready");
-    expect(events.some((event) => event.data.type === "tool-output-denied")).toBe(true);
-    expect(textOf(events)).toContain("forbids this tool");
+    // Nobody is asked: no approval request, automatic or not, reaches the stream.
+    const types = events.map((event) => event.data.type);
+    expect(types).not.toContain("tool-approval-request");
+    expect(types).not.toContain("tool-approval-response");
+    // The model reads one denial, the call's result, and says so.
+    expect(types.filter((type) => String(type).startsWith("tool-output-"))).toEqual([
+      "tool-output-available",
+    ]);
+    expect(textOf(events)).toContain("was not approved (“Forbidden by policy");
     expect(await messagesOf(desk.targetId)).toHaveLength(0);
     expect(await approvalRows(turnId)).toHaveLength(0);
     expect(await decisionRows(turnId)).toMatchObject([
-      { decision: "denied", source: "policy", toolName: "send_message", decidedBy: null },
+      {
+        decision: "denied",
+        source: "policy",
+        toolName: "send_message",
+        decidedBy: null,
+        reason: expect.stringMatching(/^Forbidden by policy/),
+      },
     ]);
   });
 
@@ -218,7 +231,9 @@ describe("the authority stack", () => {
     await answer(desk.client, desk, first.turnId, String(approval?.id), { approved: true });
     const followed = await followFrom(desk, suspendedAt);
     expect(statuses(followed.events).at(-1)).toBe("ready");
-    expect(followed.events.some((event) => event.data.type === "tool-output-denied")).toBe(true);
+    const output = followed.events.find((event) => event.data.type === "tool-output-available");
+    expect(output?.data.output).toMatchObject({ denied: true });
+    expect(textOf(followed.events)).toContain("was not approved (“Forbidden by policy");
     expect(await messagesOf(desk.targetId)).toHaveLength(0);
     const sources = (await decisionRows(first.turnId)).map(
       (row) => `${row.source}:${row.decision}`,

@@ -417,6 +417,48 @@ describe("embedded runner", () => {
     expect(job).toMatchObject({ state: "completed", attempts: 3, steps: { first: { at: 0 } } });
   });
 
+  it("J2 a hanging handler fails after its run timeout with job:timeout and is retried", async () => {
+    const clock = fakeClock();
+    let runs = 0;
+    const fn = testFunction({ retries: 1, timeout: "1s" }, async ({ attempt }) => {
+      runs++;
+      // The first attempt never settles: without a timeout it would renew its lease forever.
+      if (attempt === 0) await new Promise(() => {});
+    });
+    const failures: string[] = [];
+    const runner = createEmbeddedRunner({
+      functions: [fn],
+      clock,
+      processId: "j2-timeout",
+      backoffMs: () => 0,
+      onFailure: async (failure) => {
+        failures.push(String(failure.error));
+      },
+    });
+    runners.push(runner);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await enqueue(runner, eventFor(fn, { note: "hang once" }));
+    expect(await runner.runDue()).toBe(2);
+    expect(runs).toBe(2);
+    expect(failures).toEqual([]);
+    const [job] = await jobsOf(fn);
+    expect(job).toMatchObject({ state: "completed", attempts: 2 });
+    expect(warn.mock.calls.flat().join(" ")).toContain("failed (job:timeout");
+  }, 20_000);
+
+  it("J2 a handler that hangs on every attempt ends failed with job:timeout", async () => {
+    const clock = fakeClock();
+    const fn = testFunction({ retries: 0, timeout: "1s" }, () => new Promise(() => {}));
+    const runner = runnerFor(fn, clock);
+    await enqueue(runner, eventFor(fn, { note: "hang always" }));
+    expect(await runner.runDue()).toBe(1);
+    const [job] = await jobsOf(fn);
+    expect(job).toMatchObject({ state: "failed", attempts: 1, lastError: "job:timeout" });
+    const db = await getDb();
+    const [failure] = await db.select().from(failedJobs).where(eq(failedJobs.functionId, fn.id));
+    expect(failure).toMatchObject({ errorCode: "job:timeout" });
+  }, 20_000);
+
   it("J2 a step result jsonb cannot hold is stored with U+FFFD and the job completes", async () => {
     const clock = fakeClock();
     const results: unknown[] = [];
