@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     if (dropped.length) log(`dropped leftover databases ${dropped.join(", ")}`);
   }
 
-  // Messages whose seeded first-token delay is 0 (see lib/model-ttft.ts), and the model's own
+  // Messages whose seeded first-token delay is 0 (see bench/lib/model-ttft.ts), and the model's own
   // time to first token for each, measured in this process.
   let warmupTexts: string[] = [];
   let overheadTexts: string[] = [];
