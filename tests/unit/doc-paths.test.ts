@@ -23,7 +23,18 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const TOP = ["app", "lib", "components", "db", "inngest", "tests", "e2e", "bench", "scripts", "docs"];
+const TOP = [
+  "app",
+  "lib",
+  "components",
+  "db",
+  "inngest",
+  "tests",
+  "e2e",
+  "bench",
+  "scripts",
+  "docs",
+];
 const SKIP_DIRS = new Set([
   "node_modules",
   ".next",
@@ -75,15 +86,13 @@ function prefixed(text: string, pattern: RegExp): Array<[number, string]> {
   return out;
 }
 
-const TOKEN = new RegExp(
-  String.raw`(?<![\w./@-])(?:${TOP.join("|")})/[\w.\-/\[\]*?{},()@+]*`,
-  "g",
-);
+const TOKEN = new RegExp(String.raw`(?<![\w./@-])(?:${TOP.join("|")})/[\w.\-/\[\]*?{},()@+]*`, "g");
 
 /** The path tokens of a text, without the sentence's trailing punctuation. */
 function pathTokens(text: string): string[] {
   const out: string[] = [];
-  for (const [raw] of text.matchAll(TOKEN)) {
+  // A Markdown link's text ends where its target starts: `[docs/api.md](docs/api.md)` is two tokens.
+  for (const [raw] of text.replaceAll("](", "] (").matchAll(TOKEN)) {
     let token = raw;
     for (;;) {
       const trimmed = token
@@ -132,7 +141,8 @@ function resolve(dir: string, segments: string[], mustBeDir: boolean): boolean {
   if (segment === "**") {
     if (resolve(dir, rest, mustBeDir)) return true;
     return children(dir).some(
-      (child) => isDirectory(path.join(dir, child)) && resolve(path.join(dir, child), segments, mustBeDir),
+      (child) =>
+        isDirectory(path.join(dir, child)) && resolve(path.join(dir, child), segments, mustBeDir),
     );
   }
   const names = children(dir);
@@ -141,7 +151,9 @@ function resolve(dir: string, segments: string[], mustBeDir: boolean): boolean {
   else if (isGlob(segment)) candidates = names.filter((name) => path.matchesGlob(name, segment));
   else if (/^\[.*\]$/.test(segment)) candidates = names.filter((name) => name.startsWith("["));
   else if (rest.length === 0 && !mustBeDir && !path.extname(segment))
-    candidates = MODULE_EXTENSIONS.map((ext) => segment + ext).filter((name) => names.includes(name));
+    candidates = MODULE_EXTENSIONS.map((ext) => segment + ext).filter((name) =>
+      names.includes(name),
+    );
   else candidates = [];
   return candidates.some((name) => resolve(path.join(dir, name), rest, mustBeDir));
 }
@@ -172,6 +184,7 @@ describe("paths named in docs and comments", () => {
       "app/(app)/w/[workstreamId]/page.tsx",
       "lib/",
     ]);
+    expect(pathTokens("[docs/api.md](docs/api.md#routes)")).toEqual(["docs/api.md", "docs/api.md"]);
     expect(exists("lib/**/*.test.ts")).toBe(true);
     expect(exists("app/api/[...]/route.ts")).toBe(false);
     expect(exists("app/api/workstreams/[...]/route.ts")).toBe(true);
@@ -184,7 +197,12 @@ describe("paths named in docs and comments", () => {
   it("every path a doc or a comment names exists in the repository", () => {
     const missing: string[] = [];
     for (const file of files()) {
-      if (!file.endsWith(".md") && !CODE.test(file) && !/\.(sh|sql)$/.test(file) && file !== ".ci/run")
+      if (
+        !file.endsWith(".md") &&
+        !CODE.test(file) &&
+        !/\.(sh|sql)$/.test(file) &&
+        file !== ".ci/run"
+      )
         continue;
       const text = readFileSync(path.join(ROOT, file), "utf8");
       for (const [line, comment] of comments(file, text)) {
