@@ -11,8 +11,8 @@ const nextConfig: NextConfig = {
   // The rest are loaded once per process instead of bundled: Turbopack gives each group of routes
   // its own copy of the server code, so a bundled library is held (and its tables built) once per
   // group. Kept out of the bundles, the tokenizer's 200,000-entry vocabulary, the AI SDK, zod,
-  // Inngest and better-auth cut the server's live heap from 165 to 103 MiB
-  // (bench/results/issue-11-first-text-timeline.md). Not React-bound packages such as
+  // Inngest and better-auth cut the server's live heap from 165 to 103 MiB (bench/heap.ts shows
+  // what the heap holds). Not React-bound packages such as
   // @ai-sdk/react: server rendering must use Next's own React.
   serverExternalPackages: [
     "@electric-sql/pglite",

@@ -42,7 +42,12 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "db/**/*.test.ts", "components/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "db/**/*.test.ts",
+            "components/**/*.test.ts",
+            "tests/unit/**/*.test.ts",
+          ],
           env: { NODE_ENV: "test", OPENAI_EMBEDDING_MODEL: "offline" },
         },
       },

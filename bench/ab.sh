@@ -8,7 +8,8 @@
 # opposite order from the pair before. On this project's 2-core machines single runs of the same
 # code differ by up to 5 ms of CPU per turn and drift over an evening, so only pairs run side by
 # side compare; a change smaller than that spread shows as pairs that disagree. Prints each run's
-# result line and writes nothing to bench/results (the runs' files are removed, latest.md restored).
+# result line. A run of one section writes only the ignored quick.md and quick.json; an older base
+# commit's files are removed and its latest.md restored, so bench/results stays as it was.
 set -euo pipefail
 
 base=HEAD

@@ -2,9 +2,9 @@
 // (PGlite and Postgres) beside a bare AI SDK baseline, and measures, per database against the
 // baseline in the same run: first text and server CPU per plain turn, SQL statements per turn,
 // simultaneous turns, memory over many turns, history paging and the chat page's weight.
-// Prints a table with issue 11's targets; writes bench/results/<name>-<timestamp>.json and
-// latest.json (ignored), and the markdown report: latest.md and <name>-<date>.md for a full run,
-// quick.md for --quick. Only talks to 127.0.0.1; bounded by --deadline; kills its servers on exit.
+// Prints each figure beside the bare baseline's and its ratio to it, with the goals that still
+// stand. A full run writes bench/results/latest.md and latest.json (both committed); a --quick or
+// --only run writes quick.md and quick.json (ignored), so a partial run never replaces the full one. Only talks to 127.0.0.1; bounded by --deadline; kills its servers on exit.
 //
 // Turn kinds: the *plain turn* (a 7-word answer at model delay 0, one follower) and the *full
 // turn* (section "full"): the same texts in other workstreams whose plan, state and memory block
@@ -15,7 +15,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { type AppBuild, prepareApp, REPO } from "./lib/app-build";
 import { armDeadline, installExitHandlers, killAllNow, onExit } from "./lib/children";
-import { type DbKind, parseOptions, type Section } from "./lib/cli";
+import { type DbKind, parseOptions, SECTIONS, type Section } from "./lib/cli";
 import {
   backendPids,
   createDatabase,
@@ -57,6 +57,9 @@ import { runSoak } from "./scenarios/soak";
 import { runStatements, type StatementSource } from "./scenarios/statements";
 
 const options = parseOptions(process.argv.slice(2));
+// Only a run of every section on both databases at full counts stands for the app as it is.
+const fullRun =
+  !options.quick && options.sections.size === SECTIONS.length && options.dbs.length === 2;
 installExitHandlers();
 const started = performance.now();
 const startedAt = new Date();
@@ -126,7 +129,7 @@ async function main(): Promise<void> {
     if (dropped.length) log(`dropped leftover databases ${dropped.join(", ")}`);
   }
 
-  // Messages whose seeded first-token delay is 0 (see lib/model-ttft.ts), and the model's own
+  // Messages whose seeded first-token delay is 0 (see bench/lib/model-ttft.ts), and the model's own
   // time to first token for each, measured in this process.
   let warmupTexts: string[] = [];
   let overheadTexts: string[] = [];
@@ -732,12 +735,12 @@ function writeResults(): string {
   }
   results.notes.push(
     "Turn kinds: the plain turn, and the full turn (section 2b): the same turn in a workstream with an active plan, every state list filled and a memory block, seeded through the agent's own tools. and 1,000 organization memories its member sees.",
-    "First text = POST sent → first text-delta event at the client. 'Over baseline' = the database's first text minus the bare baseline's in this run (same messages, same model): the first-text target applies to it. '− model TTFT' subtracts the model's own time to first token measured in-process instead.",
+    "First text = POST sent → first text-delta event at the client. 'Over baseline' = the database's first text minus the bare baseline's in this run (same messages, same model): the first-text goal applies to it. '− model TTFT' subtracts the model's own time to first token measured in-process instead.",
     "Warm-up: each server first runs plain turns that are not measured (80 by default, --warmup): V8 compiles the hot paths, and each of the app's 10 pooled Postgres connections runs each hot statement past the five runs Postgres plans afresh before it keeps a generic plan (the opening's plan costs 2.5–3 ms of backend CPU; a connection lives 30–60 minutes).",
     "The follower: each app turn has a second connection of the same user following the workstream (GET …/events?after=N) from the moment the POST's headers arrive; its work (session check, log reads) is in the app's CPU and statement counts. The baseline has no follower (nothing to follow).",
-    "CPU per turn = utime+stime of the serving process (all its threads, PGlite's WebAssembly included) from the first turn until the server is quiet again after the last (its post-turn jobs, which wait while turns run, included) ÷ turns, idle background work included; on Postgres plus the CPU of the bench database's backends. The target (≤ 12 ms PGlite, ≤ 10 ms Postgres) applies to the absolute app + backends figure; 'over baseline' subtracts the bare baseline's CPU per turn and is shown for reading.",
-    "Statements: counted on a server restarted for the count, turn by turn, from sending the POST until the POST's and the follower's streams ended (the terminal event goes out only after the closing statement committed): that is the per-turn figure the target reads. Before each counted turn the server is left to go quiet (no statement for 300 ms, at most 15 s), so the previous turn's background jobs are done and none of a neighbour's work falls into the window. The turn's post-turn background work (the outbox hand-over 100 ms after the close, WORKSTREAMS_JOBS_WAKE_DELAY_MS; the runner's claims; the jobs' own reads, step writes and completions) is counted from the close until the server is quiet again and shown per turn in its own column ('post-turn background', with how long after the close the server went quiet), so nothing is hidden; a debounced job (the memory digest, 15 minutes) runs outside any window, and its hand-over statements are in that column. The counted turns are one member's, after one uncounted turn of theirs: an organization's first turn after a server starts (then at most once per 15 minutes) opens the digest's wait, and its hand-over is a transaction of three statements (the locking mark, the insert under the debounce lock, the debounce) where a later turn's is one. An idle poll (the runner every 1 s, the outbox every 2 s, one statement each) falling inside a window is counted too. PGlite: the app's trace (WORKSTREAMS_SQL_TRACE=1, drizzle's logger; statements sent through PGlite's own API outside drizzle would not be seen). Postgres: log_statement = all on the bench database, read from the cluster's log and filtered to its backends; the app's trace (postgres-js debug) is shown beside it and tells when the server is quiet.",
-    "Simultaneous turns: each round starts `level` plain turns at once (one user and workstream each, no follower); a gap is the time between two consecutive chunks (SSE events of any type) of a turn at the client, 'largest gap' is each turn's largest, and its p99 over turns is what the target reads; round wall = start of the round → its last turn done. With the model's delay at 0 a gap is the server's own latency (its batching, its queue).",
+    "CPU per turn = utime+stime of the serving process (all its threads, PGlite's WebAssembly included) from the first turn until the server is quiet again after the last (its post-turn jobs, which wait while turns run, included) ÷ turns, idle background work included; on Postgres plus the CPU of the bench database's backends. 'Over baseline' subtracts the bare baseline's CPU per turn and '× baseline' divides by it.",
+    "Statements: counted on a server restarted for the count, turn by turn, from sending the POST until the POST's and the follower's streams ended (the terminal event goes out only after the closing statement committed): that is the per-turn figure the goal reads. Before each counted turn the server is left to go quiet (no statement for 300 ms, at most 15 s), so the previous turn's background jobs are done and none of a neighbour's work falls into the window. The turn's post-turn background work (the outbox hand-over 100 ms after the close, WORKSTREAMS_JOBS_WAKE_DELAY_MS; the runner's claims; the jobs' own reads, step writes and completions) is counted from the close until the server is quiet again and shown per turn in its own column ('post-turn background', with how long after the close the server went quiet), so nothing is hidden; a debounced job (the memory digest, 15 minutes) runs outside any window, and its hand-over statements are in that column. The counted turns are one member's, after one uncounted turn of theirs: an organization's first turn after a server starts (then at most once per 15 minutes) opens the digest's wait, and its hand-over is a transaction of three statements (the locking mark, the insert under the debounce lock, the debounce) where a later turn's is one. An idle poll (the runner every 1 s, the outbox every 2 s, one statement each) falling inside a window is counted too. PGlite: the app's trace (WORKSTREAMS_SQL_TRACE=1, drizzle's logger; statements sent through PGlite's own API outside drizzle would not be seen). Postgres: log_statement = all on the bench database, read from the cluster's log and filtered to its backends; the app's trace (postgres-js debug) is shown beside it and tells when the server is quiet.",
+    "Simultaneous turns: each round starts `level` plain turns at once (one user and workstream each, no follower); a gap is the time between two consecutive chunks (SSE events of any type) of a turn at the client, 'largest gap' is each turn's largest, and its p99 over turns is what the goal reads; round wall = start of the round → its last turn done. With the model's delay at 0 a gap is the server's own latency (its batching, its queue).",
     "Memory: a server restarted with --inspect for the run (the V8 heap and PGlite's WebAssembly heap are read through the inspector); RSS from /proc. Growth N/2→N is the RSS at the last turn minus the RSS at the middle one.",
     "Client and servers share this machine's CPUs: figures under concurrency include the load generator and Postgres competing for the same cores.",
     "Each simulated user sends its own x-forwarded-for address and the app servers trust it (WORKSTREAMS_TRUST_PROXY=1, as behind a reverse proxy), so better-auth's per-address sign-up limit (3 per 10 s) applies per user rather than to the whole benchmark.",
@@ -745,11 +748,8 @@ function writeResults(): string {
   results.goals = evaluateGoals(results);
   const dir = path.join(REPO, "bench", "results");
   mkdirSync(dir, { recursive: true });
-  const stamp = startedAt.toISOString().replace(/[:.]/g, "-");
-  const file = path.join(dir, `${options.name}-${stamp}.json`);
-  const json = `${JSON.stringify(results, null, 2)}\n`;
-  writeFileSync(file, json);
-  writeFileSync(path.join(dir, "latest.json"), json);
+  const file = path.join(dir, fullRun ? "latest.json" : "quick.json");
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   return file;
 }
 
@@ -768,19 +768,11 @@ try {
 const file = writeResults();
 const report = formatReport(results);
 console.log(`\n${report}\n`);
-// The markdown is what gets committed (the JSON is ignored): a full run's report as latest.md and
-// under its date; a quick run's as quick.md (ignored), so smoke runs never replace the full one.
+// A full run's report and its JSON are what gets committed, as latest.md and latest.json (git
+// keeps the earlier ones); a quick or partial run's go to quick.md and quick.json (ignored).
 const body = `# Benchmark: ${options.name}\n\n\`\`\`text\n${report}\n\`\`\`\n`;
-const resultsDir = path.join(REPO, "bench", "results");
-const written: string[] = [];
-if (options.quick) {
-  writeFileSync(path.join(resultsDir, "quick.md"), body);
-  written.push("bench/results/quick.md");
-} else {
-  const dated = `${options.name}-${startedAt.toISOString().slice(0, 16).replace(/:/g, "")}.md`;
-  writeFileSync(path.join(resultsDir, "latest.md"), body);
-  writeFileSync(path.join(resultsDir, dated), body);
-  written.push("bench/results/latest.md", `bench/results/${dated}`);
-}
+const markdown = path.join(REPO, "bench", "results", fullRun ? "latest.md" : "quick.md");
+writeFileSync(markdown, body);
+const written = [path.relative(REPO, markdown)];
 console.log(`results: ${path.relative(REPO, file)}, ${written.join(", ")}`);
 process.exit(exitCode);

@@ -84,7 +84,7 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Op
  * The embedded Postgres's settings. Its memory is a WebAssembly heap that grows and never
  * shrinks, inside the server process: Postgres's defaults size it for a machine of its own
  * (128 MB of shared buffers alone). The working set of the app's tables is small, so a small
- * buffer pool costs little reading and keeps the server's memory flat (bench/results/pglite-memory.md).
+ * buffer pool costs little reading and keeps the server's memory flat (docs/benchmarks.md).
  */
 export const PGLITE_DEFAULT_SETTINGS: Readonly<Record<string, string>> = {
   shared_buffers: "16MB",

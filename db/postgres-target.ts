@@ -4,7 +4,7 @@
 // that parameter to the server as a setting, so it becomes postgres-js's own `host` option
 // instead; the URL's port names the socket file (`.s.PGSQL.5432`). A socket needs no TCP listener
 // and allows peer authentication; it did not make a turn cheaper on the benchmark's machine
-// (`npm run bench -- --pg-socket`; bench/results/issue-11-first-text-timeline.md).
+// (`npm run bench -- --pg-socket`).
 import "server-only";
 import type { Options, PostgresType, Sql } from "postgres";
 

@@ -76,7 +76,7 @@ const HELP = `npm run bench -- [flags]
                                                sections to run (default: all)
   --db=pglite,postgres                         database variants (default: both)
   --quick                                      ~2-minute smoke run (small counts)
-  --name=NAME                                  results file prefix (default: bench / quick)
+  --name=NAME                                  the report's title (default: bench / quick)
   --pg-url=URL                                 admin URL of the throwaway cluster
                                                (default: $BENCH_PG_URL or
                                                postgres://postgres@127.0.0.1:54329/postgres)

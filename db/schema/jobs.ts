@@ -1,6 +1,7 @@
 // Background work after a turn: the outbox of events, the embedded runner's job table, and the
-// record of jobs that gave up. Written only by lib/jobs (and the turn's closing statement, which
-// adds its post-turn event to the outbox in the same transaction).
+// record of jobs that gave up. Written by inngest/ (the outbox sender, the embedded runner and
+// the failure record) and by the statements that queue events with the change they follow: a
+// turn's close, a delete's clean-up, an approval's deadline, a memory block's rollup.
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { organization } from "./auth";

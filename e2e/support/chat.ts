@@ -1,5 +1,5 @@
 // Helpers for the chat page: a signed-up person with their Chief workstream, the page's
-// selectors (the ones the README documents), and turns driven through the API.
+// selectors (the ones docs/testing.md documents), and turns driven through the API.
 import { expect, type Page } from "@playwright/test";
 import { newUser, type TestUser } from "./auth";
 

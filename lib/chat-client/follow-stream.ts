@@ -2,7 +2,7 @@
 // into UI message chunks, de-duplicated by offset, and carried across dropped connections by
 // reconnecting to `/events?after=<last offset>` with backoff, until the server says `[DONE]`.
 // Turn failures arrive as a `data-status` error event (forwarded); the raw `error` chunk before
-// it is dropped so that useChat keeps the partial answer instead of aborting the stream.
+// it is dropped, so the chat keeps the partial answer and learns of the failure from that event.
 import type { UIMessageChunk } from "ai";
 import { createSseParser, type SseEvent } from "./sse";
 import { ChatRequestError, parseStreamChunk, readRequestError } from "./wire";

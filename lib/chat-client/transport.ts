@@ -1,4 +1,5 @@
-// The chat page's one ChatTransport for useChat. `sendMessages` POSTs only the new user message
+// The chat page's one transport (the AI SDK's ChatTransport interface), driven by the chat session
+// in components/chat/use-chat-session.ts. `sendMessages` POSTs only the new user message
 // (or re-POSTs a failed one: Retry) and streams the turn; `reconnectToStream` finds the running
 // turn and replays it from its first event, so a reload or a second tab rebuilds the answer
 // without duplicates (resumeStreamIsReplay). Both streams survive dropped connections.
