@@ -2,10 +2,11 @@
 // chunks arrive in (the server sends them as soon as it can): 8–24 characters a step, a short
 // pause after a sentence ends. When the stream outpaces that, the reveal speeds up instead of
 // jumping: the delay between steps shrinks (down to one animation frame) and the sentence pause
-// drops to zero; only a model faster than a step per frame can keep up with makes the steps
-// longer, just enough to stay under half a second behind. Text that arrived more than a second
-// ago and is still hidden (a background tab's throttled timers) shows at once. `nextStep` is the
-// pure rule; `Revealer` drives it with a timer.
+// drops to zero, but a step never grows past 24 characters, however far behind it is, so a fast
+// model reads as fast typing rather than as blocks. The one exception is a tab nobody looks at:
+// text that arrived while the page was hidden shows at once (a background tab's timers are
+// throttled, and there is no one to animate for). `nextStep` is the pure rule; `Revealer`
+// drives it with a timer.
 
 export type RevealSettings = {
   minStep: number;
@@ -18,10 +19,6 @@ export type RevealSettings = {
   frameMs: number;
   /** Speed up once the hidden text would take longer than this to show at the normal pace. */
   catchUpMs: number;
-  /** How far behind the stream the reveal settles when even a step per frame is too slow. */
-  targetLagMs: number;
-  /** Show everything at once when the oldest hidden text arrived this long ago. */
-  maxLagMs: number;
   /** With less than a step's worth hidden, wait this long for more before showing it. */
   holdMs: number;
 };
@@ -33,13 +30,11 @@ export const DEFAULT_REVEAL: RevealSettings = {
   sentencePauseMs: 140,
   frameMs: 16,
   catchUpMs: 250,
-  targetLagMs: 400,
-  maxLagMs: 1_000,
   holdMs: 90,
 };
 
-/** When each length of the text arrived, oldest first. */
-export type Arrival = { length: number; at: number };
+/** When each length of the text arrived, oldest first, and whether the page was hidden then. */
+export type Arrival = { length: number; at: number; hidden?: boolean };
 
 export type RevealStep = { shown: number; delayMs: number };
 
@@ -64,28 +59,9 @@ function backlogMs(backlog: number, settings: RevealSettings): number {
   return (backlog / average) * settings.stepDelayMs;
 }
 
-/** The first arrival that is not fully shown yet. */
-function oldestUnshown(arrivals: readonly Arrival[], shown: number): Arrival | undefined {
-  return arrivals.find((arrival) => arrival.length > shown);
-}
-
-/** Hidden text arrived so long ago that stepping through it would leave the reader behind. */
-export function isStale({
-  text,
-  shown,
-  arrivals,
-  now,
-  settings,
-}: {
-  text: string;
-  shown: number;
-  arrivals: readonly Arrival[];
-  now: number;
-  settings: RevealSettings;
-}): boolean {
-  if (shown >= text.length) return false;
-  const oldest = oldestUnshown(arrivals, shown);
-  return oldest !== undefined && now - oldest.at > settings.maxLagMs;
+/** Text that arrived while the page was hidden is still not shown, or the page is hidden now. */
+function arrivedUnseen(arrivals: readonly Arrival[], shown: number, hiddenNow: boolean): boolean {
+  return hiddenNow || arrivals.some((arrival) => arrival.hidden && arrival.length > shown);
 }
 
 /** The next length to show and how long to wait after it (the same length: wait for more). */
@@ -94,6 +70,7 @@ export function nextStep({
   shown,
   arrivals,
   now,
+  hidden = false,
   settings = DEFAULT_REVEAL,
   random = Math.random,
 }: {
@@ -101,11 +78,13 @@ export function nextStep({
   shown: number;
   arrivals: readonly Arrival[];
   now: number;
+  /** Whether the page is hidden now. */
+  hidden?: boolean;
   settings?: RevealSettings;
   random?: () => number;
 }): RevealStep {
   if (shown >= text.length) return { shown: text.length, delayMs: 0 };
-  if (isStale({ text, shown, arrivals, now, settings })) {
+  if (arrivedUnseen(arrivals, shown, hidden)) {
     return { shown: text.length, delayMs: settings.stepDelayMs };
   }
   const backlog = text.length - shown;
@@ -119,10 +98,8 @@ export function nextStep({
   const delayMs = behind
     ? Math.max(settings.frameMs, (settings.stepDelayMs * settings.catchUpMs) / pace)
     : settings.stepDelayMs;
-  // At one step per frame, steps grow just enough to show the backlog within the target lag.
-  const needed = Math.ceil((backlog * settings.frameMs) / settings.targetLagMs);
-  const low = Math.max(settings.minStep, needed);
-  const high = Math.max(settings.maxStep, needed + settings.minStep);
+  const low = settings.minStep;
+  const high = settings.maxStep;
   const span = high - low + 1;
   let end = Math.min(text.length, shown + low + Math.floor(random() * span));
   if (end < text.length) {
@@ -141,18 +118,25 @@ export function nextStep({
       break;
     }
   }
-  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end += 1;
+  // Never between the halves of a surrogate pair: the step gives back one character rather than
+  // grow past its maximum.
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) {
+    end += end - shown < settings.maxStep ? 1 : -1;
+  }
   return { shown: end, delayMs: delayMs + pause };
 }
 
 export type Clock = {
   now: () => number;
+  /** Whether the page is hidden (a background tab). */
+  hidden: () => boolean;
   setTimeout: (callback: () => void, ms: number) => unknown;
   clearTimeout: (handle: unknown) => void;
 };
 
 const realClock: Clock = {
   now: () => performance.now(),
+  hidden: () => typeof document !== "undefined" && document.visibilityState === "hidden",
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
@@ -186,7 +170,7 @@ export class Revealer {
     if (!text.startsWith(this.text.slice(0, this.shownLength))) this.shownLength = 0;
     this.text = text;
     this.arrivals = this.arrivals.filter((arrival) => arrival.length > this.shownLength);
-    this.arrivals.push({ length: text.length, at: this.clock.now() });
+    this.arrivals.push({ length: text.length, at: this.clock.now(), hidden: this.clock.hidden() });
     if (this.timer === null) this.tick();
   }
 
@@ -204,6 +188,7 @@ export class Revealer {
       shown: this.shownLength,
       arrivals: this.arrivals,
       now: this.clock.now(),
+      hidden: this.clock.hidden(),
       settings: this.settings,
       random: this.random,
     });
