@@ -20,7 +20,8 @@ export function proxy(request: NextRequest): Response | undefined {
     return NextResponse.rewrite(new URL(NOWHERE, request.url));
   }
   if (!isApi && pathname.length > 1 && pathname.endsWith("/")) {
-    const url = request.nextUrl.clone();
+    // A plain URL: a NextURL would put the trailing slash back when formatted.
+    const url = new URL(request.url);
     url.pathname = pathname.replace(/\/+$/, "") || "/";
     return NextResponse.redirect(url, 308);
   }

@@ -33,11 +33,19 @@ function raw(
         port: url.port,
         path,
         method: options.method ?? "GET",
+        // A connection per request: a kept-alive one the server has just timed out hangs up.
+        agent: false,
         headers: {
           origin,
           "x-forwarded-for": clientAddress(),
           ...(options.cookie ? { cookie: options.cookie } : {}),
-          ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+          // Node sends a DELETE's or OPTIONS's body without framing unless told its length.
+          ...(options.body === undefined
+            ? {}
+            : {
+                "content-type": "application/json",
+                "content-length": String(Buffer.byteLength(options.body)),
+              }),
         },
       },
       (response) => {
@@ -143,6 +151,19 @@ test("S3 every path under /api/ that names no route answers 404 not_found:route 
     }
   }
   expect(actual).toEqual(expected);
+});
+
+test("a page's address with a trailing slash redirects once to the address without it", async () => {
+  const answers = await Promise.all(["/sign-in/", "/w/x/?a=1"].map((path) => raw(path)));
+  expect(
+    answers.map(({ status, location }) => ({
+      status,
+      location: location && new URL(location, origin).href,
+    })),
+  ).toEqual([
+    { status: 308, location: `${origin}/sign-in` },
+    { status: 308, location: `${origin}/w/x?a=1` },
+  ]);
 });
 
 test("S3 arbitrary bytes, percent-encoded, in any dynamic segment of any API route or page answer below 500", async ({
