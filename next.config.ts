@@ -30,6 +30,9 @@ const nextConfig: NextConfig = {
     "better-auth",
   ],
   poweredByHeader: false,
+  // The redirect ran before proxy.ts and turned `/api/workstreams/..` into a redirect to `/api`;
+  // proxy.ts redirects pages itself and routes API paths as written.
+  skipTrailingSlashRedirect: true,
   reactStrictMode: true,
 };
 

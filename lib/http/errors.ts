@@ -25,6 +25,7 @@ export const ERROR_SENTENCES = {
   "bad_request:mode": 'mode must be "direct" or "group".',
   "bad_request:offset": "The offset must be a whole number of zero or more.",
   "bad_request:owner": "The owner filter is not valid.",
+  "bad_request:path": "The address is not valid: its percent-encoding is not UTF-8.",
   "bad_request:page": "The page is outside the allowed range.",
   "bad_request:paging": "Only standard group workstreams are paged; leave out take and page.",
   "bad_request:q": "The search text is not valid.",

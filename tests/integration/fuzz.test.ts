@@ -4,6 +4,8 @@
 // keep valid values, so the arbitrary one travels as deep as the route lets it. Whatever comes
 // back is below 500, a 4xx carries a JSON error code and writes no row to any table, and no
 // answer shows a stack trace. `FUZZ_RUNS` sets the runs per route (100; 40 on Postgres), `FUZZ_SEED` the seed.
+// Arbitrary bytes in the path (percent-encoding that is not UTF-8 included) are fuzzed in
+// e2e/urls.spec.ts instead: only `next start` has Next's route matcher, which decodes them.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

@@ -1,53 +1,15 @@
-// The app's API routes, read from the file system the way Next.js routes them, so the access
-// matrix and the test server can never drift from app/api.
-import { existsSync, readdirSync, statSync } from "node:fs";
+// Route matching and method discovery for the tests, on the routes ./route-files lists, so the
+// access matrix and the test server can never drift from app/api.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { autoImplementMethods } from "next/dist/server/route-modules/app-route/helpers/auto-implement-methods";
 import { answersMethodNotAllowed, type RouteSchemas } from "@/lib/http/route-handlers";
+import type { ApiRoute } from "./route-files";
 
-export type ApiRoute = {
-  /** e.g. /api/workstreams/[workstreamId]/messages */
-  pattern: string;
-  file: string;
-  segments: Array<{ kind: "static" | "param" | "catchAll"; name: string }>;
-};
+export { type ApiRoute, listApiRoutes, listPages } from "./route-files";
 
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-export function listApiRoutes(root = path.resolve("app/api")): ApiRoute[] {
-  const routes: ApiRoute[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (name === "route.ts") {
-        const relative = path.relative(path.resolve("app"), dir).split(path.sep);
-        const segments = relative
-          .filter((part) => !(part.startsWith("(") && part.endsWith(")")))
-          .map((part) => {
-            if (part.startsWith("[..."))
-              return { kind: "catchAll" as const, name: part.slice(4, -1) };
-            if (part.startsWith("[")) return { kind: "param" as const, name: part.slice(1, -1) };
-            return { kind: "static" as const, name: part };
-          });
-        routes.push({ pattern: `/${relative.join("/")}`, file: full, segments });
-      }
-    }
-  };
-  walk(root);
-  // Static segments win over dynamic ones, as in Next.js.
-  return routes.sort((a, b) => specificity(b) - specificity(a));
-}
-
-function specificity(route: ApiRoute): number {
-  return route.segments.reduce(
-    (score, segment, index) =>
-      score +
-      (segment.kind === "static" ? 3 : segment.kind === "param" ? 2 : 1) * 10 ** (8 - index),
-    0,
-  );
-}
 
 export function matchRoute(
   routes: ApiRoute[],
@@ -60,8 +22,8 @@ export function matchRoute(
     for (const [index, segment] of route.segments.entries()) {
       if (segment.kind === "catchAll") {
         const rest = parts.slice(index);
-        if (rest.length === 0) matched = false;
-        else params[segment.name] = rest;
+        if (rest.length === 0 && !segment.optional) matched = false;
+        else if (rest.length > 0) params[segment.name] = rest;
         break;
       }
       const part = parts[index];
