@@ -1,6 +1,6 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createResilientModel, type Pacing } from "./resilient-model";
 
 const usage = {
@@ -46,7 +46,14 @@ function deltasOf(parts: LanguageModelV4StreamPart[]): string[] {
 }
 
 describe("pacing the rest of an answer behind its first text", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("H2 T17 the rest of the answer waits until the first text is released, then follows in order", async () => {
+    // The hold gives up after a few milliseconds by a timer: on a loaded machine the event-loop
+    // turns below can take longer than that, so the timers stand still here.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     let release: () => void = () => {};
     const pacing: Pacing = { afterFirstText: new Promise<void>((r) => (release = r)) };
     const { stream } = await resilient(answering(["Hello", " there", " friend"]), pacing).doStream(

@@ -186,7 +186,7 @@ describe("paths named in docs and comments", () => {
     ]);
     expect(pathTokens("[docs/api.md](docs/api.md#routes)")).toEqual(["docs/api.md", "docs/api.md"]);
     expect(exists("lib/**/*.test.ts")).toBe(true);
-    expect(exists("app/api/[...]/route.ts")).toBe(false);
+    expect(exists("app/api/[...]/missing.ts")).toBe(false);
     expect(exists("app/api/workstreams/[...]/route.ts")).toBe(true);
     expect(exists("lib/http/errors")).toBe(true);
     expect(exists("lib/http/errors.ts/")).toBe(false);
