@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { exitOnUnsupportedNode } from "./lib/server/node-version.cjs";
+import { exitOnUnsupportedNode } from "./root/node-version.cjs";
 
 // `next dev`, `next build` and `next start` all load this file first: an unsupported Node stops
 // here with one line instead of serving with subtle failures later.

@@ -5,8 +5,8 @@
 // redirect is turned off (next.config.ts), because it ran before this file and sent paths such as
 // `/api/workstreams/..` to `/api`; pages keep the redirect here, API paths are routed as written.
 import { type NextRequest, NextResponse } from "next/server";
-import { AppError } from "@/lib/http/errors";
 import { errorResponse } from "@/lib/http/respond";
+import { AppError } from "@/lib/kernel/errors";
 
 // A path no page or route can have (folders starting with "_" are private in the app router),
 // so rewriting to it renders the app's not-found page.

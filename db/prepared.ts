@@ -18,7 +18,7 @@ import {
   type Transaction,
 } from "@electric-sql/pglite";
 import type { Sql } from "postgres";
-import { processSingleton } from "@/lib/server/singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { bindMessage, DESCRIBE_EXECUTE_SYNC } from "./pglite-bind";
 
 type Prepared = { name: string; paramTypes: number[] };

@@ -5,12 +5,12 @@
 // writes events to the outbox and calls wakeJobs(); nothing else knows which engine runs.
 import "server-only";
 import { config } from "@/lib/config";
-import { processSingleton } from "@/lib/server/singleton";
+import type { JobEvent } from "@/lib/jobs/define";
+import { createOutbox, type Outbox } from "@/lib/jobs/outbox";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { getInngest, inngestConfigured } from "./client";
-import type { JobEvent } from "./define";
 import { JOBS } from "./functions";
 import { toInngestFunction } from "./inngest-functions";
-import { createOutbox, type Outbox } from "./outbox";
 import { createEmbeddedRunner, type EmbeddedRunner } from "./runner";
 
 export type JobEngineKind = "inngest" | "embedded";

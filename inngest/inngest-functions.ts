@@ -1,7 +1,6 @@
 // The Inngest side of a declaration: `createFunction` with the same id, trigger, flow control and
 // handler the embedded runner reads. Only inngest/engine.ts and the /api/inngest route use this.
 import { NonRetriableError } from "inngest";
-import { getInngest } from "./client";
 import {
   type AnyJobDefinition,
   DEFAULT_RETRIES,
@@ -9,8 +8,9 @@ import {
   JobTimeoutError,
   whenExpression,
   withinRunTimeout,
-} from "./define";
-import { recordJobFailure } from "./failures";
+} from "@/lib/jobs/define";
+import { recordJobFailure } from "@/lib/jobs/failures";
+import { getInngest } from "./client";
 
 function refusal(definition: AnyJobDefinition, event: { id?: string }): NonRetriableError {
   console.warn(

@@ -97,7 +97,7 @@ export type MemoryReading = {
   wasmHeapMb: number | null;
 };
 
-/** The app keeps its database handle on globalThis (lib/server/singleton.ts, key "db"). */
+/** The app keeps its database handle on globalThis (lib/kernel/singleton.ts, key "db"). */
 const HANDLE =
   "(globalThis.__workstreams_db?.handle ? await globalThis.__workstreams_db.handle : null)";
 

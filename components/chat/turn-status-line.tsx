@@ -17,7 +17,7 @@ import {
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
 import { isOpen, type TurnView } from "@/lib/chat-client/turn-status";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 
 function activityText(turn: TurnView, agentName: string, writing: boolean): string {
   const activity = turn.activity;

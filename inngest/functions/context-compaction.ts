@@ -2,9 +2,10 @@
 // history it read): the older part becomes a summary, its findings are merged into the state and
 // the pointers move (lib/compaction). One compaction per workstream at a time; a second event for
 // the same workstream finds the history compacted and does nothing.
-import { defineJob } from "@/inngest/define";
-import { turnCompleted } from "@/inngest/events";
+
 import { compactWorkstream } from "@/lib/compaction/compact";
+import { defineJob } from "@/lib/jobs/define";
+import { turnCompleted } from "@/lib/jobs/events";
 
 export const COMPACTION_JOB_ID = "context-compaction";
 

@@ -1,13 +1,14 @@
 // Storage clean-up jobs: a deleted workstream's or organization's files (queued by the delete,
 // retried until storage has let them go) and the daily sweep of uploads never attached, which
 // queues the next day's sweep when it is done.
-import { defineJob } from "@/inngest/define";
-import { filesSweepDue, workstreamFilesDeleted } from "@/inngest/events";
+
 import {
   removeWorkstreamFiles,
   scheduleFileSweep,
   sweepUnattachedUploads,
 } from "@/lib/files/lifecycle";
+import { defineJob } from "@/lib/jobs/define";
+import { filesSweepDue, workstreamFilesDeleted } from "@/lib/jobs/events";
 
 export const FILES_DELETION_JOB_ID = "workstreams-files-deletion";
 export const FILES_SWEEP_JOB_ID = "workstreams-files-sweep";

@@ -1,6 +1,6 @@
 // Every background function, in one list: served to Inngest and registered with the embedded
 // runner alike. A new function is added here and nowhere else.
-import type { AnyJobDefinition } from "@/inngest/define";
+import type { AnyJobDefinition } from "@/lib/jobs/define";
 import { approvalExpiry } from "./approval-expiry";
 import { contextCompaction } from "./context-compaction";
 import { filesDeletion, filesSweep } from "./file-cleanup";

@@ -2,8 +2,8 @@
 // summary become one summary. Each fold is three steps (read, summarize, write) so a retry
 // redoes only the one that failed; the write compare-and-sets, so a note deleted meanwhile makes
 // it write nothing and the next round folds the block as it is then.
-import { defineJob } from "@/inngest/define";
-import { memoryBlockFull } from "@/inngest/events";
+import { defineJob } from "@/lib/jobs/define";
+import { memoryBlockFull } from "@/lib/jobs/events";
 import { MEMORY_SUMMARY_JOB_ID, readFoldInput, writeFold } from "@/lib/memory/block";
 import { summarizeFold } from "@/lib/memory/summary";
 

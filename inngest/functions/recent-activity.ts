@@ -5,8 +5,8 @@
 // what the owner sees of a conversation they just left, so it comes at once. A run whose turn was
 // followed by a later completed one in the same workstream describes nothing (describeTurn): the
 // later turn's run writes the line that is shown.
-import { defineJob } from "@/inngest/define";
-import { turnCompleted } from "@/inngest/events";
+import { defineJob } from "@/lib/jobs/define";
+import { turnCompleted } from "@/lib/jobs/events";
 import { describeTurn, writeTurnActivity } from "@/lib/workstreams/activity";
 
 export const recentActivity = defineJob({

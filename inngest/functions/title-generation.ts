@@ -1,7 +1,7 @@
 // After a completed turn of a group workstream that still has the default title: a short title
 // from the conversation, unless the member renamed it first.
-import { defineJob } from "@/inngest/define";
-import { turnCompleted } from "@/inngest/events";
+import { defineJob } from "@/lib/jobs/define";
+import { turnCompleted } from "@/lib/jobs/events";
 import {
   applyGeneratedTitle,
   proposeTitle,

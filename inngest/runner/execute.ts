@@ -6,8 +6,6 @@
 import "server-only";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import { errorClass } from "@/lib/server/error-class";
-import { toStorableJson } from "@/lib/text/storable";
 import {
   type AnyJobDefinition,
   type JobEvent,
@@ -15,8 +13,10 @@ import {
   JobTimeoutError,
   type StepResult,
   withinRunTimeout,
-} from "../define";
-import { failureCode, type JobFailure } from "../failures";
+} from "@/lib/jobs/define";
+import { failureCode, type JobFailure } from "@/lib/jobs/failures";
+import { errorClass } from "@/lib/kernel/error-class";
+import { toStorableJson } from "@/lib/text/storable";
 import {
   completeJob,
   type Fence,

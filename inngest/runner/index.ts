@@ -4,10 +4,10 @@
 // backoff and held back by the flow control their function declares.
 import "server-only";
 import { type Db, getDb, type Tx } from "@/db/client";
-import { errorClass } from "@/lib/server/error-class";
-import { PROCESS_ID } from "@/lib/server/process-id";
-import type { AnyJobDefinition, JobEvent } from "../define";
-import { type JobFailure, recordJobFailure } from "../failures";
+import type { AnyJobDefinition, JobEvent } from "@/lib/jobs/define";
+import { type JobFailure, recordJobFailure } from "@/lib/jobs/failures";
+import { errorClass } from "@/lib/kernel/error-class";
+import { PROCESS_ID } from "@/lib/kernel/process-id";
 import { executeJob, type Settled } from "./execute";
 import { type FunctionPlan, planOf, retentionMs } from "./plan";
 import {

@@ -8,7 +8,7 @@ import {
   type JobEvent,
   keyValue,
   triggers,
-} from "../define";
+} from "@/lib/jobs/define";
 
 export type FunctionPlan = {
   id: string;

@@ -8,8 +8,8 @@ import { alias, PgTransaction } from "drizzle-orm/pg-core";
 import { type Db, executePrepared } from "@/db/client";
 import { isOneOf } from "@/db/literals";
 import { jobs } from "@/db/schema";
+import type { JobEvent } from "@/lib/jobs/define";
 import { toStorableJson } from "@/lib/text/storable";
-import type { JobEvent } from "../define";
 import { type FunctionPlan, keysOf } from "./plan";
 
 export type JobRow = typeof jobs.$inferSelect;

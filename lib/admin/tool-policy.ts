@@ -6,7 +6,7 @@ import { declaredApprovals } from "@/lib/agents/approval-policy";
 import type { PolicyRule } from "@/lib/agents/authority";
 import { readToolPolicy, writeToolPolicy } from "@/lib/approvals/store";
 import { listAgents } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 
 export type ToolPolicyEntry = {
   toolName: string;

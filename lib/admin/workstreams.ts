@@ -6,7 +6,7 @@ import "server-only";
 import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { turns, user, workstreams } from "@/db/schema";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { hasRunningTurnSql } from "@/lib/workstreams/summary";
 
 export const ADMIN_PAGE_SIZE = 25;

@@ -3,7 +3,7 @@
 // without asking. The turn turns these declarations into the AI SDK's `toolApproval` setting, so
 // the SDK itself ends the stream with approval requests and, on the continuation, executes only
 // what was approved. Pure and synchronous: a call that needs no approval costs nothing here.
-import { processSingleton } from "@/lib/server/singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 
 /** `true`: every call asks; a function: asks for the inputs it returns true for. */
 export type ApprovalRule = boolean | ((input: unknown) => boolean);

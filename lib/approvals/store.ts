@@ -16,9 +16,9 @@ import {
   toolPolicies,
   workstreams,
 } from "@/db/schema";
-import { approvalsDue } from "@/inngest/events";
 import type { Grant, ToolPolicy } from "@/lib/agents/authority";
-import { AppError } from "@/lib/http/errors";
+import { approvalsDue } from "@/lib/jobs/events";
+import { AppError } from "@/lib/kernel/errors";
 import { argsHash } from "./hash";
 
 /** A tool call the turn's answer ended on, waiting for the owner. */

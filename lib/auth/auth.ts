@@ -14,10 +14,10 @@ import { nextCookies } from "better-auth/next-js";
 import { organization } from "better-auth/plugins";
 import { getDb } from "@/db/client";
 import * as schema from "@/db/schema";
-import { wakeJobsSoon } from "@/inngest/engine";
 import { CLIENT_ADDRESS_HEADER, trustsProxy } from "@/lib/http/proxy";
 import { requestOrigin } from "@/lib/http/request-rules";
-import { processSingleton } from "@/lib/server/singleton";
+import { wakeJobsSoon } from "@/lib/jobs/port";
+import { processSingleton } from "@/lib/kernel/singleton";
 import {
   createPersonalOrganization,
   firstOrganizationId,

@@ -7,7 +7,7 @@ import "server-only";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import { invitation, member, organization, user } from "@/db/schema";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { type Role, toRole } from "./organizations";
 import type { Viewer } from "./viewer";
 

@@ -7,7 +7,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { member, session } from "@/db/schema";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { type Role, toRole } from "./organizations";
 import type { Viewer } from "./viewer";
 

@@ -1,7 +1,7 @@
 // The signed-in user of a request, whether or not they belong to an organization yet (accepting
 // an invitation is how someone without one joins).
 import "server-only";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { getAuth } from "./auth";
 
 export async function requireSessionUser(

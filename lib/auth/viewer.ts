@@ -3,7 +3,7 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { getAuth } from "./auth";
 import { type Role, toRole } from "./organizations";
 import { sessionToken } from "./session-token";

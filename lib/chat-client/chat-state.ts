@@ -5,7 +5,7 @@
 // `createChatStore` holds the state outside React, so callbacks that fire later (the transport,
 // timers) read the current state instead of the one their closure captured.
 
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { IDLE_TURN, isOpen, reduceTurnStatus, sendingTurn, type TurnView } from "./turn-status";
 import type { TurnStatusEvent } from "./wire";
 

@@ -1,6 +1,6 @@
 // Uploading one attachment from the browser. XMLHttpRequest rather than fetch: only it reports
 // upload progress, which the composer's chips show as a real progress bar.
-import { ERROR_SENTENCES, errorSentence } from "@/lib/http/errors";
+import { ERROR_SENTENCES, errorSentence } from "@/lib/kernel/errors";
 
 /** An uploaded file as the server answers it (lib/files/records.ts FileSummary). */
 export type UploadedFile = {

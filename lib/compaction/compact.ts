@@ -6,7 +6,7 @@
 // here when anything else happened, or by the reaper if this process dies.
 import "server-only";
 import { config } from "@/lib/config";
-import { errorClass } from "@/lib/server/error-class";
+import { errorClass } from "@/lib/kernel/error-class";
 import { publishContextChange } from "@/lib/state/publish";
 import { compactionSummaryMessage } from "@/lib/turns/context";
 import { budgetTokens, windowOf } from "@/lib/turns/context-window";

@@ -4,8 +4,8 @@
 // should its process come back, is refused because its token no longer matches.
 import "server-only";
 import { config } from "@/lib/config";
-import { errorClass } from "@/lib/server/error-class";
-import { processSingleton } from "@/lib/server/singleton";
+import { errorClass } from "@/lib/kernel/error-class";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { notifyWorkstreamChanged } from "@/lib/workstreams/live";
 import { reapLapsedClaims } from "./store";
 

@@ -9,7 +9,7 @@ import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { executePrepared, getDb, transaction } from "@/db/client";
 import { type CompactionRow, compactions, workstreams } from "@/db/schema";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import type { StateItemRef } from "@/lib/state/merge";
 import {
   type Eviction,

@@ -3,7 +3,7 @@
 // upload's row rather than from the client. Messages are stored this way, so a persisted message
 // never holds a signed URL: those are made fresh for every turn (./resolve.ts).
 import "server-only";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { workstreamFiles } from "./records";
 
 export const FILE_URL_PREFIX = "file:";

@@ -5,8 +5,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
-import { filesSweepDue } from "@/inngest/events";
 import { config } from "@/lib/config";
+import { filesSweepDue } from "@/lib/jobs/events";
 import { ownedKeys, takeUnattached } from "./records";
 import { getFileStore } from "./store-instance";
 

@@ -1,12 +1,12 @@
 // read_attachment: the text of a file attached in this workstream, a page of characters at a
-// time, so a long document does not flood the context. Registered by lib/server/wiring.ts; every
+// time, so a long document does not flood the context. Registered by root/wiring.ts; every
 // agent has it (lib/config.ts).
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
 import { registerScopedTool } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
-import { isAppError } from "@/lib/http/errors";
+import { isAppError } from "@/lib/kernel/errors";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { extractFileText } from "./extract";
 import { getWorkstreamFile } from "./records";

@@ -5,7 +5,7 @@ import { and, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { getDb, type Tx, transaction } from "@/db/client";
 import { files } from "@/db/schema";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 
 export type FileRow = typeof files.$inferSelect;
 

@@ -5,7 +5,7 @@ import "server-only";
 import { Readable } from "node:stream";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import type { WorkstreamMessage } from "@/lib/turns/messages";
 import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 import { attachableParts, fileIdsOf } from "./attach";

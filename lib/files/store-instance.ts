@@ -2,7 +2,7 @@
 // otherwise. Tests swap it with setFileStore.
 import "server-only";
 import { config } from "@/lib/config";
-import { processSingleton } from "@/lib/server/singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { createLocalStore } from "./local-store";
 import { createS3Store } from "./s3-store";
 import type { FileStore } from "./storage";

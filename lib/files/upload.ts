@@ -16,8 +16,8 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import Busboy from "busboy";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
 import { isStorableText } from "@/lib/http/text";
+import { AppError } from "@/lib/kernel/errors";
 import { pdfPageCount } from "./extract";
 import {
   type FileSummary,

@@ -4,7 +4,7 @@
 //   3. a field with a code of its own (`mode` → `bad_request:mode`) → that code;
 //   4. anything else → `bad_request:validation`.
 import type { z } from "zod";
-import { AppError, type ErrorCode } from "./errors";
+import { AppError, type ErrorCode } from "@/lib/kernel/errors";
 import { isStorableText, UNSTORABLE_TEXT } from "./text";
 
 /** Codes for fields, by the field's top-level name (`{ title: "bad_request:title" }`). */

@@ -12,7 +12,7 @@
 // body must be `multipart/form-data`. A browser sends such a form cross-site without a preflight,
 // but always with its Origin, so the origin check refuses it.
 import { config } from "@/lib/config";
-import { AppError } from "./errors";
+import { AppError } from "@/lib/kernel/errors";
 import { forwardedHostAndProto } from "./proxy";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

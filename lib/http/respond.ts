@@ -2,7 +2,7 @@
 // `{ error: { code, message, ...details } }` for every failure, never a stack trace. `route()`
 // also applies the request rules (./request-rules) before any handler runs.
 import { ZodError } from "zod";
-import { AppError } from "./errors";
+import { AppError } from "@/lib/kernel/errors";
 import { inputError } from "./parse";
 import { assertRequestRules } from "./request-rules";
 

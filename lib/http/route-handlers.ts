@@ -5,7 +5,7 @@
 // `method_not_allowed:method` with an `Allow` header: Next.js would answer an unexported method
 // with an empty 405 of its own, so a route module exports them all.
 import { z } from "zod";
-import { AppError } from "./errors";
+import { AppError } from "@/lib/kernel/errors";
 import { type FieldCodes, parseInput, parseQuery } from "./parse";
 import { errorResponse, parseJson, readBodyText, route } from "./respond";
 

@@ -3,8 +3,8 @@
 // So every string a route reads from a path, a query or a body is a `storableString()`, which
 // refuses both with `bad_request:text` before anything reaches the database.
 import { z } from "zod";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { isStorableText } from "@/lib/text/storable";
-import { ERROR_SENTENCES } from "./errors";
 
 /** The zod issue parameter that marks an unstorable string (mapped to `bad_request:text`). */
 export const UNSTORABLE_TEXT = "bad_request:text";

@@ -6,7 +6,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { turns, workstreams } from "@/db/schema";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
 import type { RunRecord } from "@/lib/turns/trace";

@@ -11,8 +11,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { executePrepared, transaction } from "@/db/client";
 import { memoryBlockEntries, workstreamStates } from "@/db/schema";
-import { memoryBlockFull } from "@/inngest/events";
-import { AppError } from "@/lib/http/errors";
+import { memoryBlockFull } from "@/lib/jobs/events";
+import { AppError } from "@/lib/kernel/errors";
 import { publishContextChange } from "@/lib/state/publish";
 import {
   MEMORY_BLOCK_FOLD,

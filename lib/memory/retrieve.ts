@@ -13,7 +13,7 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
 import { config } from "@/lib/config";
-import { processSingleton } from "@/lib/server/singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { embedTexts, isZeroVector, vectorLiteral } from "./embedding";
 import { wordsOf } from "./offline-embedding";
 

@@ -6,7 +6,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
 import { messageSearchVector } from "@/db/schema/workstreams";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { toStorableText } from "@/lib/text/storable";
 import { OPEN_STATES_LIST } from "@/lib/turns/turn-state";
 import type { MemoryOwner } from "./block";

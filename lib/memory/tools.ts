@@ -7,11 +7,11 @@
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
-import { wakeJobsSoon } from "@/inngest/engine";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
-import { isAppError } from "@/lib/http/errors";
+import { wakeJobsSoon } from "@/lib/jobs/port";
+import { isAppError } from "@/lib/kernel/errors";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { STATE_ITEM_MAX } from "@/lib/state/schema";
 import { addMemoryNote } from "./block";

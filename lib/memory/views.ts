@@ -2,7 +2,7 @@
 // came from beyond a count (the ids point into their conversations, which the list does not
 // open). An organization memory is shown alike to members and admins, without sources or owner:
 // admins never receive a member's memory, nor any source of one.
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import type { Memory } from "./store";
 
 export type OwnMemoryView = {

@@ -5,7 +5,7 @@
 // an HTTP failure, the status and the provider's error type, which are all a client may learn.
 import { APICallError } from "@ai-sdk/provider";
 import { AISDKError, RetryError, StreamProviderError } from "ai";
-import type { ErrorCode } from "@/lib/http/errors";
+import type { ErrorCode } from "@/lib/kernel/errors";
 
 export class ModelTimeoutError extends Error {
   constructor(

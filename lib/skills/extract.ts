@@ -5,7 +5,7 @@
 import "server-only";
 import { z } from "zod";
 import { config } from "@/lib/config";
-import { isAppError } from "@/lib/http/errors";
+import { isAppError } from "@/lib/kernel/errors";
 import type { ConversationSlice } from "@/lib/memory/learn";
 import { extractStructured } from "@/lib/models/extract";
 import { writeSlices } from "@/lib/models/slices";

@@ -10,7 +10,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
 import type { MemorySource } from "@/db/schema/memories";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { normalizeMemoryText } from "@/lib/memory/store";
 import { toStorableText } from "@/lib/text/storable";
 

@@ -2,7 +2,7 @@
 // and admins) the organization's. A skill's sources (ids into the member's conversations) are
 // never shown.
 import type { Role } from "@/lib/auth/organizations";
-import { isAppError } from "@/lib/http/errors";
+import { isAppError } from "@/lib/kernel/errors";
 import type { Skill, SkillOwner } from "./store";
 
 export type SkillView = {

@@ -1,7 +1,7 @@
 // Applying a WorkstreamStateDelta to a WorkstreamState: the one merge every writer uses (the
 // member's own edits, the agent's update_workstream_state tool, compaction). Pure: it reads
 // nothing, writes nothing and returns a new state; the caller stores it (lib/state/store.ts).
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import {
   type Eviction,
   STATE_LIMITS,

@@ -1,6 +1,6 @@
 // Applying a PlanUpdate to the execution plan: pure, like the state merge. A workstream has at
 // most one active plan; an update either revises it or, when there is none, starts a new one.
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import type { ExecutionPlan, PlanUpdate } from "./schema";
 
 export type PlanOptions = { now: string; newId: (kind: "plan" | "step") => string };

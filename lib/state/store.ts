@@ -8,7 +8,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { workstreamStates, workstreams } from "@/db/schema";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { isStorableText } from "@/lib/text/storable";
 import { type MergeMode, mergeState, type StateItemRef } from "./merge";
 import { nextPlan } from "./plan";

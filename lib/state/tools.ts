@@ -6,7 +6,7 @@ import "server-only";
 import { tool } from "ai";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
-import { isAppError } from "@/lib/http/errors";
+import { isAppError } from "@/lib/kernel/errors";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { toStorableJson } from "@/lib/text/storable";
 import { UnknownStateItemError } from "./merge";

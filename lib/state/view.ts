@@ -5,7 +5,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
 import type { Viewer } from "@/lib/auth/viewer";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import {
   type ContextView,
   type Eviction,

@@ -2,7 +2,7 @@
 // data dir), with the LISTEN/NOTIFY transport on Postgres.
 import "server-only";
 import { getDatabase } from "@/db/client";
-import { processSingleton } from "@/lib/server/singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { Fanout } from "./fanout";
 import type { LiveEnvelope } from "./live";
 

@@ -4,7 +4,7 @@
 // LISTEN/NOTIFY), absent on PGlite where one process owns the data dir. Publish only what is
 // committed.
 import { EventEmitter } from "node:events";
-import { PROCESS_ID } from "@/lib/server/process-id";
+import { PROCESS_ID } from "@/lib/kernel/process-id";
 import {
   deliveriesOf,
   type LiveEnvelope,

@@ -7,8 +7,8 @@
 // Postgres servers have their own autovacuum; this never runs there.
 import "server-only";
 import { type DatabaseHandle, getDatabase } from "@/db/client";
-import { errorClass } from "@/lib/server/error-class";
-import { processSingleton } from "@/lib/server/singleton";
+import { errorClass } from "@/lib/kernel/error-class";
+import { processSingleton } from "@/lib/kernel/singleton";
 
 /** How often the tables' counters are read; `WORKSTREAMS_VACUUM_INTERVAL_MS`, 0 turns it off. */
 export function vacuumIntervalMs(env: NodeJS.ProcessEnv = process.env): number {

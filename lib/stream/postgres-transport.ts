@@ -5,8 +5,8 @@
 import "server-only";
 import type { Sql } from "postgres";
 import { applicationName } from "@/db/client";
-import { errorClass } from "@/lib/server/error-class";
-import { PROCESS_ID } from "@/lib/server/process-id";
+import { errorClass } from "@/lib/kernel/error-class";
+import { PROCESS_ID } from "@/lib/kernel/process-id";
 import type { Transport } from "./fanout";
 
 export const CHANNEL = "workstreams";

@@ -4,8 +4,8 @@
 // event per change until the client goes away; EventSource reconnects on its own (retry: 3 s),
 // and the client reloads its lists after a reconnect because changes in between are not replayed.
 import "server-only";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
-import { errorClass } from "@/lib/server/error-class";
+import { errorClass } from "@/lib/kernel/error-class";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { getFanout } from "./fanout-instance";
 import type { LiveTopic } from "./live";
 import type { LoggedEvent } from "./types";

@@ -5,7 +5,7 @@
 // WORKSTREAMS_OTEL_RECORD_CONTENT=1. Off (OTEL_EXPORTER_OTLP_ENDPOINT unset), every function here
 // returns at once and the turn asks the SDK for no telemetry, so it costs nothing.
 import { context, type Span, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
-import { processSingleton } from "@/lib/server/singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 
 type State = {
   tracer: Tracer | null;

@@ -16,8 +16,8 @@ import {
   turnApprovals,
 } from "@/lib/approvals/store";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
-import { PROCESS_ID } from "@/lib/server/process-id";
+import { AppError } from "@/lib/kernel/errors";
+import { PROCESS_ID } from "@/lib/kernel/process-id";
 import { appendEventsLocked } from "@/lib/stream/event-log";
 import { getFanout, publishLive } from "@/lib/stream/fanout-instance";
 import { type LoggedChunk, type LoggedEvent, statusChunk } from "@/lib/stream/types";

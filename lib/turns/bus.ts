@@ -1,8 +1,8 @@
 // The in-process event bus: stage, session, provider and tool events. Events are projections
 // for observers; they never decide anything (hooks decide, at each stage's pre and post point).
 import { EventEmitter } from "node:events";
-import type { JobEvent } from "@/inngest/define";
-import { processSingleton } from "@/lib/server/singleton";
+import type { JobEvent } from "@/lib/jobs/define";
+import { processSingleton } from "@/lib/kernel/singleton";
 import type { TurnStatus } from "@/lib/stream/types";
 import type { SummaryRow } from "@/lib/workstreams/summary";
 import type { TurnTrace } from "./trace";

@@ -232,7 +232,7 @@ async function extraSections(input: ComposeInput, latestUserText: string): Promi
 
 /**
  * The host's own extra section: which organization the agent works in and for whom, so answers
- * fit the member's role. Registered at start-up (lib/server/wiring.ts).
+ * fit the member's role. Registered at start-up (root/wiring.ts).
  */
 export function memberSection(member: {
   userName: string;

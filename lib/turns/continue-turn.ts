@@ -20,7 +20,7 @@ import { readToolPolicy } from "@/lib/approvals/store";
 import { toRole } from "@/lib/auth/organizations";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import {
   anyVectorsSql,
   fullTextMemoriesSql,

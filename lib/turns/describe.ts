@@ -5,7 +5,7 @@ import "server-only";
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { turns } from "@/db/schema";
-import { ERROR_SENTENCES, type ErrorCode, errorSentence, isErrorCode } from "@/lib/http/errors";
+import { ERROR_SENTENCES, type ErrorCode, errorSentence, isErrorCode } from "@/lib/kernel/errors";
 import { latestOffset } from "@/lib/stream/event-log";
 import type { StatusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";

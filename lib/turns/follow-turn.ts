@@ -12,7 +12,7 @@ import {
   resolveViewer,
   viewerOrRefusal,
 } from "@/lib/auth/viewer";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import {
   type FollowOptions,

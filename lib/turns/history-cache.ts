@@ -14,7 +14,7 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
 import { config } from "@/lib/config";
-import { processSingleton } from "@/lib/server/singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { type HistoryMessage, MESSAGE_OVERHEAD_TOKENS, newestWithin } from "./context-window";
 import type { WorkstreamMessage } from "./messages";
 

@@ -5,7 +5,7 @@
 // `buildExtraInstructionSections` are entries of the same registry.
 import type { ModelMessage, UIMessageChunk } from "ai";
 import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
-import { processSingleton } from "@/lib/server/singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 import type { OfferedSkill } from "@/lib/skills/store";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import type { Stage } from "./bus";

@@ -8,7 +8,7 @@ import { executePrepared, getDb } from "@/db/client";
 import { messages } from "@/db/schema";
 import { type Caller, callerOf, callerSql } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 
 export type MessageMetadata = {
   agentId?: string;

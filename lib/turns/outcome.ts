@@ -4,7 +4,7 @@
 // own message never gets this far.
 
 import type { RequestedApproval } from "@/lib/approvals/store";
-import { ERROR_SENTENCES, type ErrorCode } from "@/lib/http/errors";
+import { ERROR_SENTENCES, type ErrorCode } from "@/lib/kernel/errors";
 import { classifyProviderError, errorClass } from "@/lib/models/provider-errors";
 import { type LoggedChunk, statusChunk } from "@/lib/stream/types";
 import { GuardRefusal } from "@/lib/turns/hooks";

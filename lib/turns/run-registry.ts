@@ -1,7 +1,7 @@
 // The run registry: the runs this process executes, each with its
 // serverRunId and AbortController. Stop finds the run here or asks other processes to look.
-import { ERROR_SENTENCES, type ErrorCode, isErrorCode } from "@/lib/http/errors";
-import { processSingleton } from "@/lib/server/singleton";
+import { ERROR_SENTENCES, type ErrorCode, isErrorCode } from "@/lib/kernel/errors";
+import { processSingleton } from "@/lib/kernel/singleton";
 
 export type RegisteredRun = {
   turnId: string;

@@ -5,8 +5,8 @@
 
 import { type Caller, resolveViewer, viewerOrRefusal } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
-import { errorClass } from "@/lib/server/error-class";
+import { errorClass } from "@/lib/kernel/error-class";
+import { AppError } from "@/lib/kernel/errors";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { WorkstreamSubscription } from "@/lib/stream/follow";
 import { type LoggedEvent, statusChunk } from "@/lib/stream/types";

@@ -7,7 +7,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
 import { turns, workstreams } from "@/db/schema";
 import { cancelApprovals } from "@/lib/approvals/store";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { appendEventsLocked } from "@/lib/stream/event-log";
 import { getFanout, publishLive } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";

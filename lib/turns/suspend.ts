@@ -4,7 +4,7 @@
 // open, so the workstream takes no new message until the approvals are answered, expire or the
 // turn is stopped. Answering goes on with the same turn from the answer kept here.
 import type { RequestedApproval } from "@/lib/approvals/store";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { sumUsage } from "@/lib/models/usage";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamMessage } from "./messages";

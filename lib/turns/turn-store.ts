@@ -4,14 +4,15 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { type TurnState, turns } from "@/db/schema";
-import type { JobEvent } from "@/inngest/define";
 import type { ToolPolicy } from "@/lib/agents/authority";
 import { firstPendingApproval } from "@/lib/approvals/store";
 import { type Caller, callerOf, callerSql, type Viewer, type ViewerRow } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { fileIdsOf } from "@/lib/files/attach";
 import { type AttachedFile, openingFilesSql } from "@/lib/files/records";
-import { AppError, type ErrorCode } from "@/lib/http/errors";
+import type { JobEvent } from "@/lib/jobs/define";
+import { AppError, type ErrorCode } from "@/lib/kernel/errors";
+import { PROCESS_ID } from "@/lib/kernel/process-id";
 import {
   anyVectorsSql,
   fullTextMemoriesSql,
@@ -24,7 +25,6 @@ import {
 } from "@/lib/memory/retrieve";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
-import { PROCESS_ID } from "@/lib/server/process-id";
 import { type OfferedSkill, offeredSkillsSql } from "@/lib/skills/store";
 import {
   type ContextRecord,

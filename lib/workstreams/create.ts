@@ -6,7 +6,7 @@ import "server-only";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import { config, getAgent, getCoreWorkstreamProfile } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { coreWorkstreamId, directWorkstreamId, newWorkstreamId } from "./ids";
 import { publishWorkstreamChange } from "./live";
 import { requireSummaryRow, toSummary } from "./summary";

@@ -6,7 +6,7 @@ import { and, asc, desc, eq, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import { config, listAgents } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { scopeCondition, summaryColumns, toSummary } from "./summary";
 import type { WorkstreamMode, WorkstreamSummary } from "./types";
 

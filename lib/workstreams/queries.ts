@@ -6,7 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import type { Viewer } from "@/lib/auth/viewer";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { createWorkstream } from "./create";
 
 export type WorkstreamRow = typeof workstreams.$inferSelect;

@@ -8,7 +8,7 @@ import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import type { SecurityMode } from "@/lib/agents/authority";
 import { getAgent } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 
 export type WorkstreamSecurity = { mode: SecurityMode; allowlist: string[] };
 

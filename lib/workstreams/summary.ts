@@ -5,7 +5,7 @@ import "server-only";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 import { RUNNING_STATES_LIST } from "@/lib/turns/turn-state";
 import type { WorkstreamScope, WorkstreamSummary } from "./types";
 

@@ -1,6 +1,6 @@
 // Workstream titles: one line, trimmed, at most config.workstreams.titleMaxChars characters.
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 
 /** Control characters (newlines and tabs included) and whitespace runs become one space. */
 export function normalizeTitle(raw: string): string {

@@ -3,7 +3,7 @@
 // admin API response, while the member's own channel still carries their activity.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
-import { wireDomains } from "@/lib/server/wiring";
+import { wireDomains } from "@/root/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
 import { listApiRoutes } from "../support/routes";

@@ -3,7 +3,7 @@
 // unarchive, delete and stop; members 403, other organizations 404.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminTurn, AdminWorkstream } from "@/lib/admin/workstreams";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
 import { readSse } from "../support/sse";

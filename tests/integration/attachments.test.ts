@@ -17,7 +17,7 @@ import { resolveAttachments } from "@/lib/files/resolve";
 import { signedFilePath } from "@/lib/files/signing";
 import { setFileStore } from "@/lib/files/store-instance";
 import { uploadCounts } from "@/lib/files/upload";
-import { wireTurnTools } from "@/lib/server/wiring";
+import { wireTurnTools } from "@/root/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, userWithWorkstream } from "../support/fixtures";
 import { readSse, statuses, textOf } from "../support/sse";

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { toolGrants } from "@/db/schema";
-import { wireTurnTools } from "@/lib/server/wiring";
+import { wireTurnTools } from "@/root/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { send } from "../support/fixtures";
 import type { HttpClient } from "../support/http-client";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { turnEvents } from "@/db/schema";
 import { config } from "@/lib/config";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { statusChunk } from "@/lib/stream/types";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userWithWorkstream } from "../support/fixtures";

@@ -4,11 +4,11 @@
 // content of the call, an admin the same record without any content, another organization
 // nothing. A completed turn lists the post-turn jobs it caused.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { turnCompleted } from "@/inngest/events";
 import { getOrganizationUsage } from "@/lib/admin/usage";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
 import type { TurnInspection } from "@/lib/inspector/types";
-import { wireTurnTools } from "@/lib/server/wiring";
+import { turnCompleted } from "@/lib/jobs/events";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
+import { wireTurnTools } from "@/root/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { send } from "../support/fixtures";

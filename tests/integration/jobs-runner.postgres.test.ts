@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type DatabaseHandle, type Db, openDatabase } from "@/db/client";
 import { jobs } from "@/db/schema";
+import { createEmbeddedRunner } from "@/inngest/runner";
 import {
   type AnyJobDefinition,
   defineEvent,
   defineJob,
   type FlowControl,
   type JobEvent,
-} from "@/inngest/define";
-import { createEmbeddedRunner } from "@/inngest/runner";
+} from "@/lib/jobs/define";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
 let testDb: TestDatabase;

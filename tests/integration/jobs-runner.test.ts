@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { z } from "zod";
 import { getDb, transaction } from "@/db/client";
 import { failedJobs, jobEvents, jobs } from "@/db/schema";
+import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/runner";
 import {
   type AnyJobDefinition,
   defineEvent,
@@ -13,9 +14,8 @@ import {
   type FlowControl,
   type JobContext,
   type JobEvent,
-} from "@/inngest/define";
-import { createOutbox } from "@/inngest/outbox";
-import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/runner";
+} from "@/lib/jobs/define";
+import { createOutbox } from "@/lib/jobs/outbox";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
 let testDb: TestDatabase;

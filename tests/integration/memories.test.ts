@@ -7,7 +7,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { memories } from "@/db/schema";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { offlineEmbedding } from "@/lib/memory/offline-embedding";
 import { type RetrievedMemory, retrieveMemories } from "@/lib/memory/retrieve";
 import {
@@ -19,8 +19,8 @@ import {
   reinforceMemory,
   updateMemory,
 } from "@/lib/memory/store";
-import { wireDomains } from "@/lib/server/wiring";
 import type { ContextView } from "@/lib/state/schema";
+import { wireDomains } from "@/root/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { type SignedUpUser, signUp } from "../support/http-client";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { turns } from "@/db/schema";
 import type { AdminTurn } from "@/lib/admin/workstreams";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { registerHook } from "@/lib/turns/hooks";
 import { type AppServer, startAppServer } from "../support/app-server";

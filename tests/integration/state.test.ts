@@ -7,13 +7,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { workstreamStates } from "@/db/schema";
-import { wireDomains } from "@/lib/server/wiring";
 import {
   type Eviction,
   type ExecutionPlan,
   STATE_ITEM_MAX,
   type WorkstreamState,
 } from "@/lib/state/schema";
+import { wireDomains } from "@/root/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type Owner, send, userWithWorkstream } from "../support/fixtures";
 import { readSse, textOf } from "../support/sse";

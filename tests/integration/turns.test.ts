@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { messages, turns } from "@/db/schema";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { registerHook } from "@/lib/turns/hooks";
 import { renewLeases } from "@/lib/turns/lease";
 import { runRegistry } from "@/lib/turns/run-registry";

@@ -2,8 +2,8 @@
 // reach the owner's other tabs, running/finished follow the turn, recent activity is written
 // after each turn, and nobody else hears any of it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wireDomains } from "@/lib/server/wiring";
 import type { ActivityEntry, WorkstreamSummary } from "@/lib/workstreams/types";
+import { wireDomains } from "@/root/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
 import { readSse } from "../support/sse";

@@ -3,9 +3,9 @@
 // provisions the completed direct agents and the core workstreams, idempotently.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, getCoreWorkstreamProfile } from "@/lib/config";
-import { wireDomains } from "@/lib/server/wiring";
 import { bootstrapMember } from "@/lib/workstreams/onboarding";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
+import { wireDomains } from "@/root/wiring";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { type SignedUpUser, signUp } from "../support/http-client";
 import { readSse } from "../support/sse";

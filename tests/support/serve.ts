@@ -1,7 +1,7 @@
 // A whole server process for multi-process tests: start-up (migrations, lease loop, reaper, the
 // domains' wiring and the job engine) and the app's route handlers on a port. Prints "LISTENING <url>" when ready.
-import { onStartup, startServer } from "@/lib/server/startup";
-import { wireDomains } from "@/lib/server/wiring";
+import { onStartup, startServer } from "@/root/startup";
+import { wireDomains } from "@/root/wiring";
 import { startAppServer } from "./app-server";
 
 try {

@@ -1,9 +1,9 @@
 // docs/api.md lists the closed error vocabulary for API clients: every code with its sentence,
-// so a code added to lib/http/errors.ts without its row fails here.
+// so a code added to lib/kernel/errors.ts without its row fails here.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ERROR_SENTENCES } from "@/lib/http/errors";
+import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 
 const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/api.md"), "utf8");
 

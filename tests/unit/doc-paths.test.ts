@@ -173,9 +173,9 @@ function isDirectory(file: string): boolean {
 
 describe("paths named in docs and comments", () => {
   it("reads tokens as paths by the rules at the top of this file", () => {
-    expect(pathTokens("see `lib/turns/engine.ts`, then (lib/http/errors.ts).")).toEqual([
+    expect(pathTokens("see `lib/turns/engine.ts`, then (lib/kernel/errors.ts).")).toEqual([
       "lib/turns/engine.ts",
-      "lib/http/errors.ts",
+      "lib/kernel/errors.ts",
     ]);
     expect(pathTokens("node_modules/next/dist/docs/ and @/lib/x and https://x.dev/docs/a")).toEqual(
       [],
@@ -189,7 +189,7 @@ describe("paths named in docs and comments", () => {
     expect(exists("app/api/[...]/missing.ts")).toBe(false);
     expect(exists("app/api/workstreams/[...]/route.ts")).toBe(true);
     expect(exists("lib/http/errors")).toBe(true);
-    expect(exists("lib/http/errors.ts/")).toBe(false);
+    expect(exists("lib/kernel/errors.ts/")).toBe(false);
     expect(exists("lib/jobs")).toBe(false);
     expect(exists("lib/**/*.nothing")).toBe(false);
   });

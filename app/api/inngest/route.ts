@@ -7,9 +7,9 @@ import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
 import { getInngest, inngestConfigured } from "@/inngest/client";
 import { inngestFunctions } from "@/inngest/engine";
-import { AppError } from "@/lib/http/errors";
 import { errorResponse, json } from "@/lib/http/respond";
 import { type NextRouteHandler, withAllMethods } from "@/lib/http/route-handlers";
+import { AppError } from "@/lib/kernel/errors";
 
 type Served = ReturnType<typeof serve>;
 let served: Served | undefined;

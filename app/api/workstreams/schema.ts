@@ -1,9 +1,9 @@
 // Input of /api/workstreams: the list query and the create body.
 import { z } from "zod";
 import { config } from "@/lib/config";
-import { AppError } from "@/lib/http/errors";
 import type { RouteSchemas } from "@/lib/http/route-handlers";
 import { storableString } from "@/lib/http/text";
+import { AppError } from "@/lib/kernel/errors";
 import type { CreateWorkstreamInput } from "@/lib/workstreams/create";
 
 const flag = z

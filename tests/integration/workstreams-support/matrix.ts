@@ -4,7 +4,7 @@
 import { getDb } from "@/db/client";
 import { member, toolGrants } from "@/db/schema";
 import { addMemoryNote } from "@/lib/memory/block";
-import { wireTurnTools } from "@/lib/server/wiring";
+import { wireTurnTools } from "@/root/wiring";
 import { seedCompaction } from "../../support/compactions";
 import type { SignedUpUser } from "../../support/http-client";
 import { signUp } from "../../support/http-client";

@@ -4,7 +4,7 @@
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getPageViewer } from "@/lib/auth/page-viewer";
-import { isAppError } from "@/lib/http/errors";
+import { isAppError } from "@/lib/kernel/errors";
 import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 
 export const loadWorkstream = cache(async (workstreamId: string) => {

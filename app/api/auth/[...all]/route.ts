@@ -3,12 +3,12 @@
 // refuses, with 400 `bad_request:text`, a path or JSON body the database could not store, and
 // gives better-auth's empty 404 a code.
 import { getAuth } from "@/lib/auth/auth";
-import { AppError } from "@/lib/http/errors";
 import { parseInput } from "@/lib/http/parse";
 import { headersForAuth } from "@/lib/http/proxy";
 import { isJsonContentType } from "@/lib/http/request-rules";
 import { errorResponse } from "@/lib/http/respond";
 import { type NextRouteHandler, withAllMethods } from "@/lib/http/route-handlers";
+import { AppError } from "@/lib/kernel/errors";
 import { schemas } from "./schema";
 
 const handle: NextRouteHandler = async (request, context) => {

@@ -1,9 +1,9 @@
 // POST `{ confirm: true }`: share one of the viewer's own memories with the organization (every
 // member's agents may then use it; admins manage it). Without the confirmation nothing changes.
 import { requireViewer } from "@/lib/auth/viewer";
-import { AppError } from "@/lib/http/errors";
 import { json } from "@/lib/http/respond";
 import { routeHandlers } from "@/lib/http/route-handlers";
+import { AppError } from "@/lib/kernel/errors";
 import { shareMemory } from "@/lib/memory/store";
 import { organizationMemoryView } from "@/lib/memory/views";
 import { schemas } from "./schema";

@@ -1,9 +1,9 @@
 // POST `{ confirm: true }`: share one of the viewer's own skills with the organization (every
 // member's agents are then offered it). Without the confirmation nothing changes.
 import { requireViewer } from "@/lib/auth/viewer";
-import { AppError } from "@/lib/http/errors";
 import { json } from "@/lib/http/respond";
 import { routeHandlers } from "@/lib/http/route-handlers";
+import { AppError } from "@/lib/kernel/errors";
 import { shareSkill } from "@/lib/skills/store";
 import { skillView } from "@/lib/skills/views";
 import { schemas } from "./schema";

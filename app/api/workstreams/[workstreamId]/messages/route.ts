@@ -3,11 +3,11 @@
 import { claimSession, requireViewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { filesSent, messageWithFiles } from "@/lib/files/service";
-import { AppError } from "@/lib/http/errors";
 import { eventStreamResponse } from "@/lib/http/event-stream";
 import { json } from "@/lib/http/respond";
 import { routeHandlers } from "@/lib/http/route-handlers";
 import { isBlankText } from "@/lib/http/text";
+import { AppError } from "@/lib/kernel/errors";
 import { followTurn } from "@/lib/turns/follow-turn";
 import { readHistoryPage } from "@/lib/turns/messages";
 import { type StartedTurn, startTurn } from "@/lib/turns/start-turn";

@@ -3,11 +3,11 @@
 // surrogates are `bad_request:text`), then parsed as a WorkstreamStateDelta by parseStateDelta so
 // a text over the item limit answers `bad_request:too_long` rather than a generic validation error.
 import { z } from "zod";
-import { AppError } from "@/lib/http/errors";
 import { workstreamPath } from "@/lib/http/params";
 import { inputError } from "@/lib/http/parse";
 import type { RouteSchemas } from "@/lib/http/route-handlers";
 import { storableJson } from "@/lib/http/text";
+import { AppError } from "@/lib/kernel/errors";
 import {
   STATE_ITEM_MAX,
   type WorkstreamStateDelta,

@@ -4,8 +4,8 @@
 import "server-only";
 import { getDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { installShutdownHandlers } from "./shutdown";
-import { processSingleton } from "./singleton";
 
 type StartupHook = () => Promise<void> | void;
 const state = processSingleton<{ done?: Promise<void>; hooks: StartupHook[] }>("startup", () => ({

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { unsupportedNodeMessage } from "./node-version.cjs";
 
-const CHECK = "lib/server/node-version.cjs";
+const CHECK = "root/node-version.cjs";
 // The machine's own Node, older than the project's; absent on machines that have none.
 const SYSTEM_NODE = "/usr/bin/node";
 const systemNodeVersion = existsSync(SYSTEM_NODE)

@@ -3,7 +3,7 @@
 // embedded runner (inngest/runner), which reads the same id, trigger, flow control and handler.
 // The declaration speaks Inngest's vocabulary so that the Inngest side is a straight mapping.
 import type { z } from "zod";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/kernel/errors";
 
 /** A duration as Inngest writes it: "500ms" is not accepted there, so seconds are the finest. */
 export type TimeStr = `${number}${"s" | "m" | "h" | "d"}`;

@@ -1,7 +1,7 @@
 // The Node.js versions Workstreams runs on. Plain CommonJS on purpose: it is the first thing
 // next.config.ts and the server's start-up hook load, and it must run (and refuse) on an old
 // Node that cannot load the rest of the app, whether it is required or imported. Run it
-// directly to check a Node binary: `node lib/server/node-version.cjs`.
+// directly to check a Node binary: `node root/node-version.cjs`.
 const MIN_NODE_MAJOR = 22;
 
 /** The one line that explains why this Node cannot run the app, or null when it can. */

@@ -4,8 +4,8 @@
 // only once PGlite has written its last page. Then the process exits.
 import "server-only";
 import { closeDatabase } from "@/db/client";
-import { errorClass } from "./error-class";
-import { processSingleton } from "./singleton";
+import { errorClass } from "@/lib/kernel/error-class";
+import { processSingleton } from "@/lib/kernel/singleton";
 
 const SIGNALS = [
   ["SIGINT", 130],

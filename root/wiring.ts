@@ -4,10 +4,12 @@
 // update), a post-turn event (queued by the turn's closing statement) is handed to the job engine
 // a moment later, and each turn's agent gets the scoped tools that act for the owner. Tests call wireDomains() directly.
 import "server-only";
-import { startJobs, wakeJobsSoon } from "@/inngest/engine";
+import { startJobs } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
 import { startFileLifecycle } from "@/lib/files/lifecycle";
 import { registerFileTools } from "@/lib/files/read-tool";
+import { wakeJobsSoon } from "@/lib/jobs/port";
+import { processSingleton } from "@/lib/kernel/singleton";
 import { registerMemoryTools } from "@/lib/memory/tools";
 import { registerSkills } from "@/lib/skills/tools";
 import { registerStateTools } from "@/lib/state/tools";
@@ -20,7 +22,6 @@ import { registerSendMessageTool } from "@/lib/turns/send-message";
 import { declareSpecialistTool } from "@/lib/turns/specialists";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
-import { processSingleton } from "./singleton";
 
 const state = processSingleton<{
   wired?: Promise<void>;

@@ -1,6 +1,6 @@
 // This server process's identity, stored as the owner of the turns it runs (their lease).
 import { hostname } from "node:os";
-import { processSingleton } from "./singleton";
+import { processSingleton } from "@/lib/kernel/singleton";
 
 const holder = processSingleton("process", () => ({
   id: `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`,

@@ -7,10 +7,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { type AppError, errorSentence, isAppError } from "@/lib/http/errors";
+import type { JobEvent } from "@/lib/jobs/define";
+import { type AppError, errorSentence, isAppError } from "@/lib/kernel/errors";
 import { classifyProviderError, providerMessage } from "@/lib/models/provider-errors";
 import { toStorableText } from "@/lib/text/storable";
-import type { JobEvent } from "./define";
 
 export type JobFailure = {
   functionId: string;
