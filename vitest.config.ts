@@ -44,6 +44,7 @@ export default defineConfig({
           name: "unit",
           include: [
             "lib/**/*.test.ts",
+            "root/**/*.test.ts",
             "db/**/*.test.ts",
             "components/**/*.test.ts",
             "tests/unit/**/*.test.ts",

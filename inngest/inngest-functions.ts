@@ -1,6 +1,7 @@
 // The Inngest side of a declaration: `createFunction` with the same id, trigger, flow control and
 // handler the embedded runner reads. Only inngest/engine.ts and the /api/inngest route use this.
 import { NonRetriableError } from "inngest";
+import { recordJobFailure } from "@/inngest/failures/record";
 import {
   type AnyJobDefinition,
   DEFAULT_RETRIES,
@@ -9,7 +10,6 @@ import {
   whenExpression,
   withinRunTimeout,
 } from "@/lib/jobs/define";
-import { recordJobFailure } from "@/lib/jobs/failures";
 import { getInngest } from "./client";
 
 function refusal(definition: AnyJobDefinition, event: { id?: string }): NonRetriableError {

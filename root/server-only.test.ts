@@ -19,7 +19,8 @@ function importInNode(module: string, conditions: string[]) {
   );
 }
 
-describe("server-only guard", () => {
+// Each test starts a Node process with tsx, which takes seconds on a loaded machine.
+describe("server-only guard", { timeout: 60_000 }, () => {
   it("H1 the database module refuses to load where client code would import it", () => {
     const result = importInNode("./db/client.ts", []);
     expect(result.status).not.toBe(0);

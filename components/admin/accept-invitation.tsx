@@ -3,9 +3,9 @@
 // set-active, which also refreshes the session cookie), then open it.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
+import { ApiError, callApi } from "@/lib/api-client/call-api";
 import { authClient } from "@/lib/auth/client";
 
 export function AcceptInvitation({
@@ -31,8 +31,11 @@ export function AcceptInvitation({
         method: "POST",
       });
       const switched = await authClient.organization.setActive({ organizationId });
-      if (switched.error)
-        throw new ApiError("auth:set_active", "You joined, but switching failed.");
+      if (switched.error) {
+        setError("You joined, but switching failed.");
+        setPending(false);
+        return;
+      }
       router.replace("/");
       router.refresh();
     } catch (failure) {

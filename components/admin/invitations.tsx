@@ -4,10 +4,10 @@
 
 import { CopyIcon } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
+import { ApiError, callApi } from "@/lib/api-client/call-api";
 import type { InvitationSummary } from "@/lib/auth/invitations";
 import type { Role } from "@/lib/auth/organizations";
 

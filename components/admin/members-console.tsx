@@ -5,11 +5,11 @@
 import { useState } from "react";
 import { Avatar } from "@/components/shell/avatar";
 import { RoleBadge } from "@/components/shell/role-badge";
-import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { AdminMember } from "@/lib/admin/members";
+import { ApiError, callApi } from "@/lib/api-client/call-api";
 import type { Role } from "@/lib/auth/organizations";
 import { type InvitationWithUrl, InviteForm, PendingInvitations } from "./invitations";
 

@@ -11,12 +11,12 @@ import {
   messageOf,
   textareaClasses,
 } from "@/components/memory/memory-list";
-import { callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
+import { callApi } from "@/lib/api-client/call-api";
 import type { OrganizationMemoryView } from "@/lib/memory/views";
 
 type Page = { memories: OrganizationMemoryView[]; hasMore: boolean };

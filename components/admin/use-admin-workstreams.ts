@@ -4,9 +4,9 @@
 // costs one request).
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
-import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import type { OrganizationOverview } from "@/lib/admin/overview";
 import type { AdminKind, AdminWorkstream } from "@/lib/admin/workstreams";
+import { ApiError, callApi } from "@/lib/api-client/call-api";
 
 export type AdminListData = {
   workstreams: AdminWorkstream[];

@@ -6,12 +6,12 @@
 import { SearchIcon } from "lucide-react";
 import { useState } from "react";
 import { useNow } from "@/components/sidebar/use-now";
-import { ApiError, callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog, type ConfirmRequest, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Spinner } from "@/components/ui/spinner";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
+import { ApiError, callApi } from "@/lib/api-client/call-api";
 import { formatCost, formatTokens, formatWithoutUsage } from "./format";
 import { type AdminListData, useAdminWorkstreams } from "./use-admin-workstreams";
 import { type RowHandlers, WorkstreamTable } from "./workstream-table";

@@ -20,6 +20,9 @@ export type AuthFormState = {
   values: { email: string; name?: string | undefined };
 };
 
+/** A server action the auth forms post to (the pages pass it in). */
+export type AuthFormAction = (state: AuthFormState, form: FormData) => Promise<AuthFormState>;
+
 export function initialAuthFormState(error: string | null = null): AuthFormState {
   return { error, field: null, existingAccount: false, values: { email: "" } };
 }

@@ -3,10 +3,9 @@
 // the password out of the URL) before the page is interactive. With JavaScript the same action
 // runs without a reload and its error shows inline; on success the action redirects to `/`.
 import { useActionState, useEffect, useRef } from "react";
-import { signInAction } from "@/app/(auth)/actions";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
-import { initialAuthFormState } from "./auth-errors";
+import { type AuthFormAction, initialAuthFormState } from "./auth-errors";
 import { FormField } from "./form-field";
 
 export type DemoLogins = {
@@ -14,9 +13,18 @@ export type DemoLogins = {
   users: ReadonlyArray<{ email: string; name: string; role: string }>;
 };
 
-export function SignInForm({ initialError, demo }: { initialError?: string; demo?: DemoLogins }) {
+/** `action`: the sign-in server action, handed down by the page that owns the route. */
+export function SignInForm({
+  action,
+  initialError,
+  demo,
+}: {
+  action: AuthFormAction;
+  initialError?: string;
+  demo?: DemoLogins;
+}) {
   const [state, formAction, pending] = useActionState(
-    signInAction,
+    action,
     initialAuthFormState(initialError ?? null),
   );
   const emailRef = useRef<HTMLInputElement>(null);

@@ -1,7 +1,7 @@
 "use client";
+import { useSignOut } from "@/components/shell/use-sign-out";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
-import { useSignOut } from "./use-sign-out";
 
 export function SignOutButton() {
   const { signOut, pending, error } = useSignOut();

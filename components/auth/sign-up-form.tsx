@@ -3,16 +3,16 @@
 // interactive, the password never enters a URL). better-auth signs the new user in and gives
 // them an organization of their own; the action then redirects to `/`.
 import { useActionState, useEffect } from "react";
-import { signUpAction } from "@/app/(auth)/actions";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
-import { initialAuthFormState } from "./auth-errors";
+import { type AuthFormAction, initialAuthFormState } from "./auth-errors";
 import { TextLink } from "./auth-frame";
 import { FormField } from "./form-field";
 
-export function SignUpForm() {
-  const [state, formAction, pending] = useActionState(signUpAction, initialAuthFormState());
+/** `action`: the sign-up server action, handed down by the page that owns the route. */
+export function SignUpForm({ action }: { action: AuthFormAction }) {
+  const [state, formAction, pending] = useActionState(action, initialAuthFormState());
 
   // After a failure, put the cursor where the fix goes.
   useEffect(() => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatDuration, metaDetails } from "./format";
+import { formatCost } from "@/lib/format/cost";
+import { formatDuration } from "@/lib/format/duration";
+import { metaDetails } from "./format";
 
 describe("metaDetails", () => {
   it("lists tokens, cost, duration and model in that order", () => {

@@ -1,20 +1,9 @@
 // How an answer's numbers read: tokens, cost, duration and model, in one short line.
 import type { MessageMetadata } from "@/lib/chat-client/wire";
 import { formatCost } from "@/lib/format/cost";
+import { formatDuration, UNKNOWN } from "@/lib/format/duration";
 
 const count = new Intl.NumberFormat("en", { maximumFractionDigits: 0 });
-
-// Costs are written the same way as in the admin console.
-export { formatCost };
-
-export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1_000)} s`;
-}
-
-/** How a count the provider did not report reads: unknown, not zero. */
-export const UNKNOWN = "—";
 
 /**
  * The details line: "1,204 in · 312 out · $0.0031 · 2.4 s · gpt-4.1". A count or cost the

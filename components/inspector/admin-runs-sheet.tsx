@@ -4,11 +4,12 @@
 // time an admin opens it (see ./admin-runs-button).
 import { ArrowLeftIcon, XIcon } from "lucide-react";
 import { type RefObject, useEffect, useState } from "react";
-import { formatCost, UNKNOWN } from "@/components/chat/format";
 import { IconButton } from "@/components/ui/button";
 import { Sheet, SheetTitle } from "@/components/ui/sheet";
 import { Spinner } from "@/components/ui/spinner";
 import type { AdminTurn } from "@/lib/admin/workstreams";
+import { formatCost } from "@/lib/format/cost";
+import { UNKNOWN } from "@/lib/format/duration";
 import { TurnInspector } from "./turn-inspector";
 
 export function AdminRunsSheet({

@@ -5,9 +5,10 @@
 // step and in all, and the background jobs it caused. Content appears only when the payload has
 // it (the owner's); an admin's payload has none to show.
 import { useEffect, useState } from "react";
-import { formatCost, formatDuration, UNKNOWN } from "@/components/chat/format";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
+import { formatCost } from "@/lib/format/cost";
+import { formatDuration, UNKNOWN } from "@/lib/format/duration";
 import type {
   InspectedUsage,
   StageRecord,

@@ -4,11 +4,11 @@
 // the organization after an explicit confirmation; and the organization's memories, which every
 // member's agents use (read-only here: admins manage them).
 import { type FormEvent, useState } from "react";
-import { callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
+import { callApi } from "@/lib/api-client/call-api";
 import type { OrganizationMemoryView, OwnMemoryView } from "@/lib/memory/views";
 import { MemoryList, type MemoryRow, messageOf } from "./memory-list";
 

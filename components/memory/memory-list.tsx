@@ -4,10 +4,10 @@
 // importance picker in the row; Save sends the change and shows the server's refusal, if any, in
 // the row. Delete and Share are confirmed by the caller (a dialog), so they only ask here.
 import { type FormEvent, useId, useState } from "react";
-import { ApiError } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { FormAlert } from "@/components/ui/form-alert";
+import { ApiError } from "@/lib/api-client/call-api";
 
 export type MemoryRow = { id: string; text: string; importance: number; meta?: string };
 

@@ -2,7 +2,7 @@
 // The signed-in user's menu: who you are, your role here, and signing out.
 
 import { LogOutIcon as SignOutIcon } from "lucide-react";
-import { useSignOut } from "@/components/auth/use-sign-out";
+import { useSignOut } from "@/components/shell/use-sign-out";
 import { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from "@/components/ui/menu";
 import { Spinner } from "@/components/ui/spinner";
 import { ActionError } from "./action-error";

@@ -6,10 +6,11 @@ import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useReducer, useState } from "react";
 import { type LiveClientEvent, useLiveEvents } from "@/components/live/use-live-events";
 import type { ConfirmRequest } from "@/components/ui/confirm-dialog";
+import { ApiError, callApi } from "@/lib/api-client/call-api";
 import type { SidebarData } from "@/lib/workstreams/sidebar";
 import type { ActivityEntry, WorkstreamSummary } from "@/lib/workstreams/types";
 import { type SidebarState, sidebarReducer } from "./sidebar-state";
-import { ApiError, callApi, workstreamApi } from "./workstream-api";
+import { workstreamApi } from "./workstream-api";
 
 function initialState(data: SidebarData): SidebarState {
   return {

@@ -5,11 +5,11 @@
 // organization's skills are listed below: read-only, except for owners and admins.
 import { type FormEvent, useId, useState } from "react";
 import { charCount, messageOf, textareaClasses } from "@/components/memory/memory-list";
-import { callApi } from "@/components/sidebar/workstream-api";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
+import { callApi } from "@/lib/api-client/call-api";
 import type { SkillView } from "@/lib/skills/views";
 
 export type SkillLimits = {

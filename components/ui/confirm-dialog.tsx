@@ -4,7 +4,7 @@
 // open until the action has succeeded. Its code loads the first time one is asked for, not with
 // the page (see ./confirm-dialog-impl).
 import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
-import { ApiError } from "@/components/sidebar/workstream-api";
+import { ApiError } from "@/lib/api-client/call-api";
 import type { ConfirmDialogProps } from "./confirm-dialog-impl";
 
 export type ConfirmRequest = {

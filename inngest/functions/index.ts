@@ -23,3 +23,8 @@ export const JOBS: readonly AnyJobDefinition[] = [
   filesDeletion,
   filesSweep,
 ];
+
+/** Each function's display name by its id, for the admin's list of failed jobs. */
+export function jobNames(): ReadonlyMap<string, string> {
+  return new Map(JOBS.map((job) => [job.id, job.name]));
+}

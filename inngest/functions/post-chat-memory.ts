@@ -2,9 +2,10 @@
 // most 16), each kept as one of their memories with the message it came from. Later turns are
 // left to the regular digest. Three steps, so a retry redoes only the one that failed; the write
 // is idempotent by source, so a re-run after it committed changes nothing.
+
+import { learningFrom } from "@/inngest/failures/record";
 import { defineJob } from "@/lib/jobs/define";
 import { turnCompleted } from "@/lib/jobs/events";
-import { learningFrom } from "@/lib/jobs/failures";
 import {
   extractFacts,
   learnedFacts,

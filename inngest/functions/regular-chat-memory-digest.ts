@@ -4,9 +4,10 @@
 // maximum wait: a run starts 15 minutes after the first turn it absorbs at the latest). A run
 // reads every slice since the organization's cursor, round by round; each round's memories and
 // the cursor's advance commit together (lib/memory/digest.ts).
+
+import { learningFrom } from "@/inngest/failures/record";
 import { defineJob } from "@/lib/jobs/define";
 import { turnCompleted } from "@/lib/jobs/events";
-import { learningFrom } from "@/lib/jobs/failures";
 import { readDigestRound, writeDigestRound } from "@/lib/memory/digest";
 import { extractFacts } from "@/lib/memory/learn";
 

@@ -2,9 +2,10 @@
 // messages it holds, so most turns start no run): the reusable procedures, kept as the member's
 // skills (a name, when to use it, its steps). A skill the member already has by that name keeps
 // the member's version.
+
+import { learningFrom } from "@/inngest/failures/record";
 import { defineJob } from "@/lib/jobs/define";
 import { turnCompleted } from "@/lib/jobs/events";
-import { learningFrom } from "@/lib/jobs/failures";
 import { readTurnSlice } from "@/lib/memory/learn";
 import { extractSkills, mayHoldSkills, saveSkills } from "@/lib/skills/extract";
 

@@ -6,6 +6,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
+import { failureCode, type JobFailure } from "@/inngest/failures/record";
 import {
   type AnyJobDefinition,
   type JobEvent,
@@ -14,7 +15,6 @@ import {
   type StepResult,
   withinRunTimeout,
 } from "@/lib/jobs/define";
-import { failureCode, type JobFailure } from "@/lib/jobs/failures";
 import { errorClass } from "@/lib/kernel/error-class";
 import { toStorableJson } from "@/lib/text/storable";
 import {

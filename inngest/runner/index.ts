@@ -4,8 +4,8 @@
 // backoff and held back by the flow control their function declares.
 import "server-only";
 import { type Db, getDb, type Tx } from "@/db/client";
+import { type JobFailure, recordJobFailure } from "@/inngest/failures/record";
 import type { AnyJobDefinition, JobEvent } from "@/lib/jobs/define";
-import { type JobFailure, recordJobFailure } from "@/lib/jobs/failures";
 import { errorClass } from "@/lib/kernel/error-class";
 import { PROCESS_ID } from "@/lib/kernel/process-id";
 import { executeJob, type Settled } from "./execute";

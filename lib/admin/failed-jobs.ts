@@ -5,7 +5,6 @@ import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { failedJobs, workstreams } from "@/db/schema";
-import { JOBS } from "@/inngest/functions";
 
 export type FailedJob = {
   id: string;
@@ -26,9 +25,12 @@ export const FAILED_JOBS_LIMIT = 50;
 export async function listFailedJobs({
   organizationId,
   limit = FAILED_JOBS_LIMIT,
+  jobNames = new Map(),
 }: {
   organizationId: string;
   limit?: number;
+  /** Each function's display name by its id (the engine's list); an unknown id shows as itself. */
+  jobNames?: ReadonlyMap<string, string>;
 }): Promise<FailedJob[]> {
   const db = await getDb();
   const rows = await db
@@ -53,10 +55,9 @@ export async function listFailedJobs({
     .where(eq(failedJobs.organizationId, organizationId))
     .orderBy(desc(failedJobs.failedAt))
     .limit(limit);
-  const names = new Map(JOBS.map((job) => [job.id, job.name]));
   return rows.map((row) => ({
     ...row,
-    functionName: names.get(row.functionId) ?? row.functionId,
+    functionName: jobNames.get(row.functionId) ?? row.functionId,
     failedAt: row.failedAt.toISOString(),
   }));
 }

@@ -4,7 +4,7 @@
 // changes the turn too (lib/turns/answer-approval.ts).
 import "server-only";
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
-import { type Db, executePrepared, getDb, type Tx, transaction } from "@/db/client";
+import { type Db, getDb, type Tx, transaction } from "@/db/client";
 import {
   type ApprovalDecision,
   type ApprovalState,
@@ -17,6 +17,7 @@ import {
   workstreams,
 } from "@/db/schema";
 import type { Grant, ToolPolicy } from "@/lib/agents/authority";
+import { enqueueJobEvent } from "@/lib/jobs/enqueue";
 import { approvalsDue } from "@/lib/jobs/events";
 import { AppError } from "@/lib/kernel/errors";
 import { argsHash } from "./hash";
@@ -35,7 +36,7 @@ export type ApprovalRow = typeof approvals.$inferSelect;
 
 /**
  * Records the approvals a turn is about to wait for, with the outbox event that expires them at
- * `expiresAt` (delayed by its own time), in one statement. Written before the turn is suspended:
+ * `expiresAt` (delayed by its own time), in one transaction. Written before the turn is suspended:
  * if the suspension never happens (the turn was stopped or reaped meanwhile), the rows wait for a
  * turn that is not suspended, and answering one is refused.
  */
@@ -49,35 +50,38 @@ export async function recordApprovals({
   expiresAt: Date;
 }): Promise<void> {
   if (requested.length === 0) return;
-  const _db = await getDb();
-  const rows = requested.map((approval) => ({
-    id: approval.approvalId,
-    tool_call_id: approval.toolCallId,
-    tool_name: approval.toolName,
-    args_hash: argsHash(approval.input),
-    position: approval.position,
-  }));
-  const due = {
-    turnId: turn.id,
-    workstreamId: turn.workstreamId,
-    organizationId: turn.organizationId,
-    approvalIds: requested.map((approval) => approval.approvalId),
-  };
-  await executePrepared(sql`
-    with asked as (
-      insert into "approvals" ("id", "turn_id", "workstream_id", "organization_id", "tool_call_id",
-        "tool_name", "args_hash", "position", "expires_at")
-      select r."id", ${turn.id}, ${turn.workstreamId}, ${turn.organizationId}, r."tool_call_id",
-        r."tool_name", r."args_hash", r."position", ${expiresAt.toISOString()}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r("id" text,
-        "tool_call_id" text, "tool_name" text, "args_hash" text, "position" int)
-      on conflict ("id") do nothing
-      returning 1
-    )
-    insert into "job_events" ("id", "name", "data", "ts")
-    select ${crypto.randomUUID()}, ${approvalsDue.name}, ${JSON.stringify(due)}::jsonb,
-      ${expiresAt.toISOString()}::timestamptz
-    where exists (select 1 from asked)`);
+  await transaction(async (tx) => {
+    const asked = await tx
+      .insert(approvals)
+      .values(
+        requested.map((approval) => ({
+          id: approval.approvalId,
+          turnId: turn.id,
+          workstreamId: turn.workstreamId,
+          organizationId: turn.organizationId,
+          toolCallId: approval.toolCallId,
+          toolName: approval.toolName,
+          argsHash: argsHash(approval.input),
+          position: approval.position,
+          expiresAt,
+        })),
+      )
+      .onConflictDoNothing({ target: approvals.id })
+      .returning({ id: approvals.id });
+    // A repeat (the same approvals recorded again) queues no second expiry.
+    if (asked.length === 0) return;
+    await enqueueJobEvent(
+      tx,
+      approvalsDue,
+      {
+        turnId: turn.id,
+        workstreamId: turn.workstreamId,
+        organizationId: turn.organizationId,
+        approvalIds: requested.map((approval) => approval.approvalId),
+      },
+      { at: expiresAt },
+    );
+  });
 }
 
 /** The approval the owner is asked now: the turn's first unanswered one, in call order. */

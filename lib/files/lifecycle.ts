@@ -3,9 +3,9 @@
 // (a daily job), and objects no files row owns (a reconciler at start-up: a crash between
 // storing an object and writing its row, or a spool a crash left behind).
 import "server-only";
-import { sql } from "drizzle-orm";
-import { executePrepared } from "@/db/client";
+import { getDb } from "@/db/client";
 import { config } from "@/lib/config";
+import { enqueueJobEvent } from "@/lib/jobs/enqueue";
 import { filesSweepDue } from "@/lib/jobs/events";
 import { ownedKeys, takeUnattached } from "./records";
 import { getFileStore } from "./store-instance";
@@ -37,11 +37,12 @@ function dayOf(ms: number): string {
  */
 export async function scheduleFileSweep(now = Date.now()): Promise<void> {
   const day = dayOf(now + 86_400_000);
-  await executePrepared(sql`
-    insert into "job_events" ("id", "name", "data", "ts")
-    values (${`files-sweep-${day}`}, ${filesSweepDue.name}, ${JSON.stringify({ day })}::jsonb,
-      ${`${day}T03:00:00.000Z`}::timestamptz)
-    on conflict ("id") do nothing`);
+  await enqueueJobEvent(
+    await getDb(),
+    filesSweepDue,
+    { day },
+    { id: `files-sweep-${day}`, at: new Date(`${day}T03:00:00.000Z`) },
+  );
 }
 
 /** Deletes objects no files row owns that are older than an hour; resolves with how many. */

@@ -1,6 +1,6 @@
 // Whether a member's agents are learning from them: the newest failure, in the last day, of a
 // learning job (onboarding extraction, the digest, skill extraction) that covered one of their
-// turns, read from the failed-jobs record (lib/jobs/failures.ts writes it). Shown on the member's
+// turns, read from the failed-jobs record (inngest/failures/record.ts writes it). Shown on the member's
 // memories page, so a broken model configuration is not silent.
 import "server-only";
 import { and, desc, eq, gt, sql } from "drizzle-orm";

@@ -5,8 +5,9 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
-import { jobEvents, turns, workstreams } from "@/db/schema";
+import { turns, workstreams } from "@/db/schema";
 import { workstreamPrefix } from "@/lib/files/storage";
+import { enqueueJobEvent } from "@/lib/jobs/enqueue";
 import { workstreamFilesDeleted } from "@/lib/jobs/events";
 import { wakeJobsSoon } from "@/lib/jobs/port";
 import { AppError } from "@/lib/kernel/errors";
@@ -103,15 +104,10 @@ export async function deleteWorkstream(target: Target): Promise<{ id: string }> 
     }
     await tx.delete(workstreams).where(eq(workstreams.id, row.id));
     // Its files' rows went with it; their bytes go by a job queued in the same transaction.
-    const data = {
+    await enqueueJobEvent(tx, workstreamFilesDeleted, {
       workstreamId: row.id,
       organizationId: row.organizationId,
       prefix: workstreamPrefix(row.organizationId, row.id),
-    };
-    await tx.insert(jobEvents).values({
-      id: crypto.randomUUID(),
-      name: workstreamFilesDeleted.name,
-      data,
     });
   });
   wakeJobsSoon();

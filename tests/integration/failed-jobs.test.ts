@@ -1,12 +1,14 @@
 // The admin console's failed-jobs view: an organization's jobs that gave up, metadata only,
 // never another organization's, with the workstream's title while it exists.
+
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { failedJobs, workstreams } from "@/db/schema";
+import { recordJobFailure } from "@/inngest/failures/record";
+import { jobNames } from "@/inngest/functions";
 import { listFailedJobs } from "@/lib/admin/failed-jobs";
 import { turnCompleted } from "@/lib/jobs/events";
-import { recordJobFailure } from "@/lib/jobs/failures";
 import { AppError } from "@/lib/kernel/errors";
 import { type AppServer, startAppServer } from "../support/app-server";
 import { signUp } from "../support/http-client";
@@ -74,7 +76,10 @@ describe("failed jobs", () => {
     const db = await getDb();
     await db.delete(workstreams).where(eq(workstreams.id, gone.id));
 
-    const listed = await listFailedJobs({ organizationId: ours.organizationId });
+    const listed = await listFailedJobs({
+      organizationId: ours.organizationId,
+      jobNames: jobNames(),
+    });
     expect(
       listed.map(({ functionName, workstreamTitle, attempts, errorCode }) => ({
         functionName,

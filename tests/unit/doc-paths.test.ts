@@ -10,7 +10,7 @@
 // a preceding word, slash or dot (so `node_modules/next/...`, `@/lib/...` and URLs are not read),
 // made of path characters; trailing punctuation of the sentence is dropped. Paths are relative to
 // the repository's root wherever they are written. A token names a file or a folder; without an
-// extension it may also name a module (`lib/http/errors` for `errors.ts`). Placeholders end the
+// extension it may also name a module (`lib/kernel/errors` for `errors.ts`). Placeholders end the
 // token (`lib/<name>/` is read as `lib/`).
 //
 // Patterns: a segment holding `*`, `?` or `{a,b}` is a glob and must match at least one entry
@@ -188,9 +188,9 @@ describe("paths named in docs and comments", () => {
     expect(exists("lib/**/*.test.ts")).toBe(true);
     expect(exists("app/api/[...]/missing.ts")).toBe(false);
     expect(exists("app/api/workstreams/[...]/route.ts")).toBe(true);
-    expect(exists("lib/http/errors")).toBe(true);
+    expect(exists("lib/kernel/errors")).toBe(true);
     expect(exists("lib/kernel/errors.ts/")).toBe(false);
-    expect(exists("lib/jobs")).toBe(false);
+    expect(exists("lib/no-such-folder")).toBe(false);
     expect(exists("lib/**/*.nothing")).toBe(false);
   });
 

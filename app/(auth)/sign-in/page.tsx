@@ -3,6 +3,7 @@ import { AuthCard, TextLink } from "@/components/auth/auth-frame";
 import { type DemoLogins, SignInForm } from "@/components/auth/sign-in-form";
 import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/auth/demo-seed";
 import { redirectIfSignedIn } from "@/lib/auth/page-viewer";
+import { signInAction } from "../actions";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -35,7 +36,7 @@ export default async function SignInPage({
         </>
       }
     >
-      <SignInForm initialError={notice} demo={demo} />
+      <SignInForm action={signInAction} initialError={notice} demo={demo} />
     </AuthCard>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { AuthCard, TextLink } from "@/components/auth/auth-frame";
 import { SignUpForm } from "@/components/auth/sign-up-form";
 import { redirectIfSignedIn } from "@/lib/auth/page-viewer";
+import { signUpAction } from "../actions";
 
 export const metadata: Metadata = { title: "Create account" };
 
@@ -17,7 +18,7 @@ export default async function SignUpPage() {
         </>
       }
     >
-      <SignUpForm />
+      <SignUpForm action={signUpAction} />
     </AuthCard>
   );
 }

@@ -2,7 +2,7 @@
 // Signs the browser out through better-auth's endpoint, then shows the sign-in page.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { signOutRequest } from "@/components/shell/auth-requests";
+import { signOutRequest } from "./auth-requests";
 
 export function useSignOut() {
   const router = useRouter();
