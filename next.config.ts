@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { devOriginHostnames } from "./root/dev-origins";
 import { exitOnUnsupportedNode } from "./root/node-version.cjs";
 
 // `next dev`, `next build` and `next start` all load this file first: an unsupported Node stops
@@ -29,6 +30,9 @@ const nextConfig: NextConfig = {
     "inngest",
     "better-auth",
   ],
+  // `next dev` otherwise serves its HMR socket only to pages opened at localhost, and a page opened
+  // at 127.0.0.1 or from a phone on the LAN never hydrates. Ignored by `next start`.
+  allowedDevOrigins: devOriginHostnames(),
   poweredByHeader: false,
   // The redirect ran before proxy.ts and turned `/api/workstreams/..` into a redirect to `/api`;
   // proxy.ts redirects pages itself and routes API paths as written.

@@ -11,6 +11,8 @@ const dataDir = path.join(".data", `e2e-${Date.now()}`);
 
 export default defineConfig({
   testDir: "e2e",
+  // The test against `next dev` has its own server: playwright.dev.config.ts.
+  testIgnore: "dev-server/**",
   globalSetup: "./e2e/support/global-setup.ts",
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),

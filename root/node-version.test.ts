@@ -32,7 +32,8 @@ function run(node: string, args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-describe("Node.js version check", () => {
+// The tests start Node processes, which takes seconds on a loaded machine.
+describe("Node.js version check", { timeout: 60_000 }, () => {
   it("9.14 names the version it needs, the one it got and how to start instead", () => {
     expect(unsupportedNodeMessage("20.11.1")).toBe(
       "Workstreams needs Node.js 22 or newer; this is 20.11.1. Run it through npm " +

@@ -5,6 +5,7 @@ import "server-only";
 import { getDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { processSingleton } from "@/lib/kernel/singleton";
+import { servedDevUrls } from "./dev-origins";
 import { installShutdownHandlers } from "./shutdown";
 
 type StartupHook = () => Promise<void> | void;
@@ -43,8 +44,21 @@ export function startServer(): Promise<void> {
     const { startLogMaintenance } = await import("@/lib/stream/log-maintenance");
     await startLogMaintenance();
     for (const hook of state.hooks) await hook();
+    if (process.env.NODE_ENV === "development") printDevUrls();
   })();
   return state.done;
+}
+
+/** Where to open the app: Next's own banner names only localhost and one network address. */
+function printDevUrls(): void {
+  console.log(
+    [
+      "  Workstreams is served at:",
+      ...servedDevUrls().map((url) => `    ${url}`),
+      "  More addresses (a tunnel, a hostname): WORKSTREAMS_DEV_ORIGINS, comma-separated.",
+      "",
+    ].join("\n"),
+  );
 }
 
 /** For the Next.js server: a process that cannot start says why and exits. */

@@ -1,6 +1,7 @@
 // `npm test`: lint, typecheck, unit, integration (PGlite, and Postgres when TEST_DATABASE_URL is
-// set), then a production build and the Playwright end-to-end tests. Prints each runner's
-// summary, the time of each phase, and one closing "N passed, N failed" line.
+// set), then a production build and the Playwright end-to-end tests, and the browser test against
+// `next dev`. Prints each runner's summary, the time of each phase, and one closing
+// "N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -87,7 +88,7 @@ for (const [name, project] of vitestProjects) {
   countVitest(out);
 }
 
-const wantsE2e = !only.length || only.includes("e2e");
+const wantsE2e = !only.length || only.includes("e2e") || only.includes("e2e-dev");
 if (wantsE2e && !process.env.SKIP_E2E) {
   if (run("build", bin("next"), ["build"])) {
     const out = path.join(reports, "e2e.json");
@@ -96,6 +97,15 @@ if (wantsE2e && !process.env.SKIP_E2E) {
     });
     countPlaywright(out);
   }
+  // The app as `npm run dev` serves it, opened at 127.0.0.1: its own config, server and database.
+  const devOut = path.join(reports, "e2e-dev.json");
+  run(
+    "e2e-dev",
+    bin("playwright"),
+    ["test", "-c", "playwright.dev.config.ts", "--reporter=list,json"],
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: devOut },
+  );
+  countPlaywright(devOut);
 }
 
 console.log("\n== phases");

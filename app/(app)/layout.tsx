@@ -2,6 +2,7 @@
 // to the client shell; signed-out visitors are sent to /sign-in by getPageViewer.
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
+import { HydrationNotice } from "@/components/shell/hydration-notice";
 import { Sidebar } from "@/components/shell/sidebar";
 import { SidebarProvider } from "@/components/sidebar/sidebar-provider";
 import { WorkstreamsSidebar } from "@/components/sidebar/workstreams-sidebar";
@@ -39,6 +40,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       >
         {children}
       </AppShell>
+      <HydrationNotice devServer={process.env.NODE_ENV === "development"} />
     </SidebarProvider>
   );
 }

@@ -1,4 +1,5 @@
-// Every e2e run gets a fresh embedded database under .data/e2e-<time> (see playwright.config.ts).
+// Every e2e run gets a fresh embedded database under .data/e2e-<time> (playwright.config.ts) or
+// .data/e2e-dev-<time> (playwright.dev.config.ts).
 // Before a run, the databases of earlier runs are deleted, unless a live server still holds one
 // (its lock file names the holder's pid; see db/lock.ts).
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -20,7 +21,7 @@ export default function globalSetup(): void {
   const dataRoot = path.resolve(".data");
   if (!existsSync(dataRoot)) return;
   for (const entry of readdirSync(dataRoot)) {
-    if (!/^e2e-\d+$/.test(entry)) continue;
+    if (!/^e2e-(dev-)?\d+$/.test(entry)) continue;
     const dir = path.join(dataRoot, entry);
     const lock = `${dir}.lock`;
     if (heldByLiveProcess(lock)) continue;
