@@ -4,8 +4,9 @@
 // numbers): what a model returns is clipped and checked by the caller, so an over-long fact
 // drops that fact rather than failing the job.
 import "server-only";
-import { generateText, Output } from "ai";
+import { Output } from "ai";
 import type { z } from "zod";
+import { generateModelText } from "./calls";
 import type { OfflineTask } from "./offline/tasks";
 import { resolveModel } from "./registry";
 
@@ -23,7 +24,8 @@ export async function extractStructured<T>({
   maxOutputTokens: number;
 }): Promise<T> {
   const { model } = await resolveModel("fast");
-  const { output } = await generateText({
+  const { output } = await generateModelText({
+    call: task,
     model,
     instructions,
     prompt: transcript,

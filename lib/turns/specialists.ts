@@ -9,7 +9,6 @@
 import {
   isStepCount,
   type ModelMessage,
-  streamText,
   type Tool,
   tool,
   type UIMessageChunk,
@@ -19,6 +18,7 @@ import { z } from "zod";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
+import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
 import { renderWorkstreamState } from "@/lib/state/render";
@@ -240,7 +240,8 @@ async function consult(
       kept: input.kept,
       ctx: input.ctx,
     });
-    const result = streamText({
+    const result = streamModelText({
+      call: "specialist",
       model: resolved.model.model,
       instructions: prompt.instructions,
       messages: prompt.messages,
