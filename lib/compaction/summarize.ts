@@ -3,10 +3,11 @@
 // configured model's fast profile (or the offline model) answers with a JSON object; the findings
 // become a WorkstreamStateDelta of additions, leaving out what the state already holds.
 import "server-only";
-import { generateText, Output } from "ai";
+import { Output } from "ai";
 import { countTokens } from "gpt-tokenizer";
 import { z } from "zod";
 import { config } from "@/lib/config";
+import { generateModelText } from "@/lib/models/calls";
 import { COMPACTION_LABELS, TRANSCRIPT_LABELS } from "@/lib/models/offline/labels";
 import { resolveModel } from "@/lib/models/registry";
 import { strictSchema } from "@/lib/models/strict-schema";
@@ -196,7 +197,8 @@ export async function summarizeRange(
     limit,
     maxTokens: Math.floor(windowOf(modelId) * 0.6),
   });
-  const { output } = await generateText({
+  const { output } = await generateModelText({
+    call: "compaction",
     model,
     instructions: INSTRUCTIONS(limit),
     prompt: transcript,

@@ -1,12 +1,12 @@
 // Which embedding model memories use, from OPENAI_EMBEDDING_MODEL: unset, none (retrieval is
 // full text only); `offline`, the offline embedding model; any other name, that model on the
 // OpenAI-compatible server the chat models use (OPENAI_API_KEY, OPENAI_BASE_URL), through the AI
-// SDK's embed/embedMany. Every vector must have the column's length; one that does not is an
+// SDK's embedMany. Every vector must have the column's length; one that does not is an
 // EmbeddingLengthError, which retrieval treats as a soft failure and a write as "no vector".
 import "server-only";
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
-import { embedMany } from "ai";
 import { MEMORY_EMBEDDING_DIMENSIONS } from "@/db/schema/memories";
+import { embedModelValues } from "@/lib/models/calls";
 import { loadModelConfig } from "@/lib/models/model-config";
 import { createOfflineEmbeddingModel, OFFLINE_EMBEDDING_MODEL_ID } from "./offline-embedding";
 
@@ -81,7 +81,8 @@ export async function embedTexts(
   const embedder = await getEmbedder();
   if (!embedder) return null;
   if (values.length === 0) return [];
-  const { embeddings } = await embedMany({
+  const { embeddings } = await embedModelValues({
+    call: "embedding",
     model: embedder.model,
     values,
     dimensions: embedder.dimensions,

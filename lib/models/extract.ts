@@ -5,7 +5,8 @@
 // drops that fact rather than failing the job. Callers build it with strictSchema
 // (./strict-schema.ts): OpenAI receives every structured output in strict mode.
 import "server-only";
-import { type FlexibleSchema, generateText, Output } from "ai";
+import { type FlexibleSchema, Output } from "ai";
+import { generateModelText } from "./calls";
 import type { OfflineTask } from "./offline/tasks";
 import { resolveModel } from "./registry";
 
@@ -23,7 +24,8 @@ export async function extractStructured<T>({
   maxOutputTokens: number;
 }): Promise<T> {
   const { model } = await resolveModel("fast");
-  const { output } = await generateText({
+  const { output } = await generateModelText({
+    call: task,
     model,
     instructions,
     prompt: transcript,

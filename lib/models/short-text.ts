@@ -3,7 +3,7 @@
 // from the member's salient words. The transcript is the only content sent; the result is one
 // plain line, cut to the caller's limits whatever the model says.
 import "server-only";
-import { generateText } from "ai";
+import { generateModelText } from "./calls";
 import { type OfflineTask, TRANSCRIPT_LABELS } from "./offline/tasks";
 import { resolveModel } from "./registry";
 
@@ -67,7 +67,8 @@ export async function generateShortText({
   signal?: AbortSignal;
 }): Promise<string> {
   const { model } = await resolveModel("fast");
-  const result = await generateText({
+  const result = await generateModelText({
+    call: task,
     model,
     instructions: INSTRUCTIONS[task],
     prompt: transcript,

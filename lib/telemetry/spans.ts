@@ -25,8 +25,24 @@ export function telemetryState(): State {
   return state;
 }
 
-/** What a model call asks of the AI SDK's telemetry: nothing when off; no content by default. */
-export function modelCallTelemetry(): {
+/** What each model call is for: its spans are named `invoke_agent workstreams.<name>`. */
+export type ModelCallName =
+  | "turn"
+  | "specialist"
+  | "title"
+  | "activity"
+  | "memory-summary"
+  | "memory-facts"
+  | "skills"
+  | "compaction"
+  | "embedding";
+
+/**
+ * What a model call asks of the AI SDK's telemetry: nothing when off; no content by default.
+ * Every call takes it through lib/models/calls.ts: a call without it would record its prompt and
+ * answer, the SDK's default once an integration is registered.
+ */
+export function modelCallTelemetry(call: ModelCallName): {
   isEnabled: boolean;
   functionId?: string;
   recordInputs?: boolean;
@@ -35,7 +51,7 @@ export function modelCallTelemetry(): {
   if (!state.tracer) return { isEnabled: false };
   return {
     isEnabled: true,
-    functionId: "workstreams.turn",
+    functionId: `workstreams.${call}`,
     recordInputs: state.recordContent,
     recordOutputs: state.recordContent,
   };

@@ -4,7 +4,7 @@
 // observe at its pre and post points.
 
 import { setImmediate as nextEventLoopTurn } from "node:timers/promises";
-import { type LanguageModelUsage, readUIMessageStream, streamText, type UIMessageChunk } from "ai";
+import { type LanguageModelUsage, readUIMessageStream, type UIMessageChunk } from "ai";
 import { getDatabase } from "@/db/client";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { recordApprovals } from "@/lib/approvals/store";
@@ -17,6 +17,7 @@ import { wakeJobsSoon } from "@/lib/jobs/port";
 import { errorClass } from "@/lib/kernel/error-class";
 import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { type RetrievedMemory, retrieveMemories } from "@/lib/memory/retrieve";
+import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import type { Attempt } from "@/lib/models/resilient-model";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
@@ -25,7 +26,6 @@ import type { ContextRecord } from "@/lib/state/schema";
 import type { TurnLog } from "@/lib/stream/event-log";
 import { TextRechunker } from "@/lib/stream/rechunk";
 import { statusChunk } from "@/lib/stream/types";
-import { modelCallTelemetry } from "@/lib/telemetry/spans";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus, type StageScope, stage } from "./bus";
 import { composeRequest } from "./context";
@@ -287,7 +287,8 @@ async function execute(
     // reads no final content from the SDK: it saved ~0.2 ms of CPU per turn, but its stream,
     // pulled one part at a time, put the embedded database's first text ~2 ms later (three pairs).
     const streaming = input.trace.within(() =>
-      streamText({
+      streamModelText({
+        call: "turn",
         model: resolved.model.model,
         // The model is the resolved agent's (resolveAgent hooks choose it); a transform here
         // rewrites what it is asked.
@@ -304,8 +305,6 @@ async function execute(
         abortSignal: controller.signal,
         maxRetries: 0, // attempts, backoff and fallback are the resilient model's
         onError: () => {}, // failures reach the turn through the UI stream's error chunk
-        // Off unless OpenTelemetry is configured; never the prompt or the answer unless asked.
-        telemetry: modelCallTelemetry(),
         // A stop rejects the SDK's totals, so each finished model call's usage is kept here.
         onStepEnd: (step) => {
           const usage = tokenUsage(step.usage);

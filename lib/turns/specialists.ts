@@ -6,18 +6,12 @@
 // the lead's message as a `data-specialist` part (kept with the message, so it survives a
 // reload), is recorded in the state's agent contributions, and reaches the lead as the tool's
 // result. The turn's abort signal is the specialist's: Stop ends both.
-import {
-  isStepCount,
-  type ModelMessage,
-  streamText,
-  type Tool,
-  tool,
-  type UIMessageChunk,
-} from "ai";
+import { isStepCount, type ModelMessage, type Tool, tool, type UIMessageChunk } from "ai";
 import { z } from "zod";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
+import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
@@ -241,7 +235,8 @@ async function consult(
       kept: input.kept,
       ctx: input.ctx,
     });
-    const result = streamText({
+    const result = streamModelText({
+      call: "specialist",
       model: resolved.model.model,
       instructions: prompt.instructions,
       messages: prompt.messages,

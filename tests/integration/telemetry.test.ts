@@ -36,12 +36,12 @@ const idOf = (span: ReadableSpan) => span.spanContext().spanId;
 
 describe("OpenTelemetry", () => {
   it("off, a model call asks the AI SDK for no telemetry", () => {
-    expect(modelCallTelemetry()).toEqual({ isEnabled: false });
+    expect(modelCallTelemetry("turn")).toEqual({ isEnabled: false });
   });
 
   it("exports a turn as one span tree with ids and counts, and no content", async () => {
     startTelemetry({ processor: new SimpleSpanProcessor(exporter) });
-    expect(modelCallTelemetry()).toMatchObject({ isEnabled: true, recordInputs: false });
+    expect(modelCallTelemetry("turn")).toMatchObject({ isEnabled: true, recordInputs: false });
     const owner = await userWithWorkstream(server.url, "Telemetry Tester");
     const response = await send(
       owner,

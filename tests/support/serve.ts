@@ -4,6 +4,11 @@ import { onStartup, startServer } from "@/root/startup";
 import { wireDomains } from "@/root/wiring";
 import { startAppServer } from "./app-server";
 
+// As instrumentation.ts does: OpenTelemetry only when an endpoint is configured.
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+  const { startTelemetry } = await import("@/lib/telemetry/start");
+  startTelemetry();
+}
 try {
   // As instrumentation.ts does: the domains (and the job engine) start after migrations.
   onStartup(wireDomains);
