@@ -12,8 +12,9 @@ const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 
 /** An address as a URL's hostname writes it: IPv6 in brackets and in its shortest form. */
 function asHostname(address: string): string | null {
-  // Link-local IPv6 addresses need a zone (%eth0) that URLs cannot carry, so no browser opens one.
-  if (address.includes("%")) return null;
+  // Link-local IPv6 addresses (fe80::/10) need a zone (%eth0) that URLs cannot carry, so no
+  // browser opens one.
+  if (address.includes("%") || /^fe[89ab]/i.test(address)) return null;
   const literal = address.includes(":") ? `[${address}]` : address;
   return new URL(`http://${literal}`).hostname;
 }

@@ -11,6 +11,8 @@ const WARM = [
   "/api/workstreams",
   "/api/workstreams/ws_warm/messages",
   "/api/workstreams/ws_warm/events",
+  "/api/workstreams/ws_warm/context",
+  "/api/live",
 ];
 
 export default async function warmUp(config: FullConfig): Promise<void> {
