@@ -74,7 +74,7 @@ export const PARTS: Record<PartName, Part> = {
   app: {
     about: "Next's routes: pages, layouts and route handlers",
     folders: ["app"],
-    mayImport: ["kernel", "config", "domains", "client", "engine", "components"],
+    mayImport: ["kernel", "config", "domains", "client", "engine", "root", "components"],
   },
   components: {
     about: "React components (client-safe modules of a domain, such as labels, may be imported)",

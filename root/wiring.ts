@@ -4,7 +4,7 @@
 // update), a post-turn event (queued by the turn's closing statement) is handed to the job engine
 // a moment later, and each turn's agent gets the scoped tools that act for the owner. Tests call wireDomains() directly.
 import "server-only";
-import { startJobs } from "@/inngest/engine";
+import { inngestFunctions, startJobs } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
 import { startFileLifecycle } from "@/lib/files/lifecycle";
 import { registerFileTools } from "@/lib/files/read-tool";
@@ -121,4 +121,13 @@ export function wireDomains(): Promise<void> {
     startFileLifecycle();
   })();
   return state.wired;
+}
+
+/**
+ * The job functions as Inngest serves them at /api/inngest. A step Inngest calls may continue a
+ * turn (an expired approval), so the agents' tools are wired in this process first.
+ */
+export function servedJobFunctions(): ReturnType<typeof inngestFunctions> {
+  wireTurnTools();
+  return inngestFunctions();
 }

@@ -6,16 +6,16 @@
 import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
 import { getInngest, inngestConfigured } from "@/inngest/client";
-import { inngestFunctions } from "@/inngest/engine";
 import { errorResponse, json } from "@/lib/http/respond";
 import { type NextRouteHandler, withAllMethods } from "@/lib/http/route-handlers";
 import { AppError } from "@/lib/kernel/errors";
+import { servedJobFunctions } from "@/root/wiring";
 
 type Served = ReturnType<typeof serve>;
 let served: Served | undefined;
 
 function handlers(): Served {
-  served ??= serve({ client: getInngest(), functions: inngestFunctions() });
+  served ??= serve({ client: getInngest(), functions: servedJobFunctions() });
   return served;
 }
 
@@ -26,7 +26,7 @@ function handlers(): Served {
 function embeddedIntrospection(): Response {
   return json({
     // As Inngest counts them: each function and its failure handler.
-    function_count: 2 * inngestFunctions().length,
+    function_count: 2 * servedJobFunctions().length,
     has_event_key: false,
     has_signing_key: false,
     mode: "embedded",
