@@ -1,7 +1,8 @@
 // Browser tests: Chromium against a production build (`next build` runs first) on port 3100, with a
 // fresh embedded database per run and the demo organization seeded.
 import path from "node:path";
-import { defineConfig, devices } from "@playwright/test";
+import { defineConfig } from "@playwright/test";
+import { chromiumProject } from "./e2e/support/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${PORT}`;
@@ -26,25 +27,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
-  projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
-      },
-    },
-  ],
+  projects: [chromiumProject("chromium")],
   webServer: {
     command: `npx next start -p ${PORT} -H 127.0.0.1`,
     url: `${baseURL}/sign-in`,

@@ -2,7 +2,8 @@
 // localhost, with the server started exactly as `npm run dev` starts it (no -H). Its own server,
 // port and embedded database, apart from the production-build run of playwright.config.ts.
 import path from "node:path";
-import { defineConfig, devices } from "@playwright/test";
+import { defineConfig } from "@playwright/test";
+import { chromiumProject } from "./e2e/support/chromium";
 
 const PORT = Number(process.env.E2E_DEV_PORT ?? 3208);
 const baseURL = `http://127.0.0.1:${PORT}`;
@@ -26,25 +27,7 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
-  projects: [
-    {
-      name: "chromium-next-dev",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
-      },
-    },
-  ],
+  projects: [chromiumProject("chromium-next-dev")],
   webServer: {
     command: `npx next dev -p ${PORT}`,
     url: `${baseURL}/sign-in`,

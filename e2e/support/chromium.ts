@@ -1,0 +1,23 @@
+// The browser every Playwright run uses: Debian's Chromium (never a downloaded one), with the
+// flags this machine's closed network needs. Both configs take their project from here.
+import { devices, type Project } from "@playwright/test";
+
+export function chromiumProject(name: string): Project {
+  return {
+    name,
+    use: {
+      ...devices["Desktop Chrome"],
+      launchOptions: {
+        executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--no-first-run",
+        ],
+      },
+    },
+  };
+}
