@@ -147,6 +147,8 @@ test.describe("tool permissions", () => {
   test("'Run every tool' in the sheet: nothing asks; the admin's Forbidden then refuses it", async ({
     page,
   }) => {
+    // Two turns and a visit to the admin console: more than the default 30 s on a busy machine.
+    test.setTimeout(60_000);
     await openChat(page);
     await createTarget(page, "Harbour log");
     await page.getByRole("button", { name: "Tool permissions" }).click();
