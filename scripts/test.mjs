@@ -67,7 +67,8 @@ function countPlaywright(file) {
 const bin = (name) => path.resolve("node_modules/.bin", name);
 
 run("lint", bin("biome"), ["check", "."]);
-run("typecheck", bin("tsc"), ["--noEmit"]);
+const typechecked = only.includes("typecheck") || !only.length;
+const typecheckPassed = run("typecheck", bin("tsc"), ["--noEmit"]) && typechecked;
 
 const vitestProjects = [
   ["unit", "unit"],
@@ -90,7 +91,10 @@ for (const [name, project] of vitestProjects) {
 
 const wantsE2e = !only.length || only.includes("e2e") || only.includes("e2e-dev");
 if (wantsE2e && !process.env.SKIP_E2E) {
-  if (run("build", bin("next"), ["build"])) {
+  // The build would run the same TypeScript check again (about a minute here): skipped only
+  // when this run's typecheck phase has just passed.
+  const buildEnv = typecheckPassed ? { WORKSTREAMS_BUILD_TYPECHECKED: "1" } : {};
+  if (run("build", bin("next"), ["build"], buildEnv)) {
     const out = path.join(reports, "e2e.json");
     run("e2e", bin("playwright"), ["test", "--reporter=list,json"], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: out,
