@@ -6,26 +6,70 @@
 // the lead's message as a `data-specialist` part (kept with the message, so it survives a
 // reload), is recorded in the state's agent contributions, and reaches the lead as the tool's
 // result. The turn's abort signal is the specialist's: Stop ends both.
-import { isStepCount, type ModelMessage, type Tool, tool, type UIMessageChunk } from "ai";
+// The turn engine and the workstream state build on lib/agents, so what a consultation needs of
+// them (the TOOL_CALL stage for the specialist's calls, the state's rendering and its agent
+// contributions) comes through `ConsultationHost`, which the composition root sets
+// (root/wiring.ts).
+import {
+  isStepCount,
+  type ModelMessage,
+  type Tool,
+  type ToolApprovalStatus,
+  tool,
+  type UIMessageChunk,
+} from "ai";
 import { z } from "zod";
-import { declareApproval } from "@/lib/agents/approval-policy";
-import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
 import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
-import { renderWorkstreamState } from "@/lib/state/render";
-import { applyStateDelta } from "@/lib/state/store";
+import type { renderWorkstreamState } from "@/lib/state/render";
+import type { applyStateDelta } from "@/lib/state/store";
+import type { StageScope } from "@/lib/turns/bus";
+import type { HistoryMessage, KeptContext } from "@/lib/turns/context-window";
+import type { HookContext } from "@/lib/turns/hooks";
+import type { WorkstreamMessage } from "@/lib/turns/messages";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
-import type { StageScope } from "./bus";
-import type { HistoryMessage, KeptContext } from "./context-window";
-import type { HookContext } from "./hooks";
-import type { WorkstreamMessage } from "./messages";
-import { refuseForbidden, toolApprovalFor } from "./tool-authority";
-import { gateTools } from "./tool-gate";
+import { declareApproval } from "./approval-policy";
+import type { ResolvedAgent } from "./resolve-agent";
 
 export const CONSULT_TOOL = "consult_specialist";
+
+type ToolCallApproval = (options: {
+  toolCall: { toolCallId: string; toolName: string; input: unknown };
+}) => Promise<ToolApprovalStatus>;
+
+/** What a consultation is given by the composition root. */
+export type ConsultationHost = {
+  /**
+   * The turn's TOOL_CALL stage for the specialist's own calls: the same gate (hooks, trace), the
+   * organization's tool policy, and the authority stack's decision of each call.
+   */
+  nestedToolCalls(input: {
+    tools: Record<string, Tool>;
+    workstream: Pick<WorkstreamRow, "id" | "securityMode" | "toolAllowlist">;
+    kept: KeptContext;
+    ctx: HookContext;
+    scope: StageScope;
+  }): { tools: Record<string, Tool>; toolApproval: ToolCallApproval };
+  /** The `<workstream-state>` section, rendered as the lead's turn renders it. */
+  renderWorkstreamState: typeof renderWorkstreamState;
+  /** Where the consultation is recorded: the state's agent contributions. */
+  applyStateDelta: typeof applyStateDelta;
+};
+
+let host: ConsultationHost | undefined;
+
+/** Set once per process by the composition root. */
+export function setConsultationHost(consultationHost: ConsultationHost): void {
+  host = consultationHost;
+}
+
+function consultationHost(): ConsultationHost {
+  if (!host) throw new Error("Consultations need the turn engine: it is not wired (wireDomains).");
+  return host;
+}
 
 /** The nested part a consultation streams into the lead's message (`data-specialist`). */
 export type SpecialistPartData = {
@@ -109,7 +153,7 @@ export function specialistPrompt({
   history: readonly HistoryMessage[];
   question: string;
 }): { instructions: string; messages: ModelMessage[] } {
-  const state = renderWorkstreamState(kept.state, {
+  const state = consultationHost().renderWorkstreamState(kept.state, {
     omitCurrentPlan: kept.plan?.status === "active",
   });
   const instructions = [
@@ -210,6 +254,7 @@ async function consult(
     throw new Error("This turn has no steps left for a consultation; answer with what you have.");
   }
   const { signal, tally } = input;
+  const engine = consultationHost();
   const resolved = await input.resolve(specialist.id);
   const data: SpecialistPartData = {
     agentId: specialist.id,
@@ -230,25 +275,23 @@ async function consult(
       history: input.history,
       question,
     });
-    const asks = toolApprovalFor({
+    const calls = engine.nestedToolCalls({
+      tools: resolved.tools,
       workstream: input.workstream,
       kept: input.kept,
       ctx: input.ctx,
+      scope: input.scope,
     });
     const result = streamModelText({
       call: "specialist",
       model: resolved.model.model,
       instructions: prompt.instructions,
       messages: prompt.messages,
-      tools: refuseForbidden(
-        gateTools(resolved.tools, input.ctx, input.scope),
-        input.kept.toolPolicy,
-        input.ctx,
-      ),
+      tools: calls.tools,
       // A specialist cannot pause the turn for the member: a call that would ask is refused,
       // and the lead may make it itself, with the member's approval.
       toolApproval: async (call) => {
-        const status = await asks(call);
+        const status = await calls.toolApproval(call);
         const kind = typeof status === "object" ? status.type : status;
         if (kind !== "user-approval") return status;
         return {
@@ -308,7 +351,7 @@ async function recordContribution(
   const ownerId = workstream.ownerId ?? ctx.userId;
   if (!ownerId) return;
   try {
-    await applyStateDelta({
+    await consultationHost().applyStateDelta({
       workstreamId: workstream.id,
       organizationId: workstream.organizationId,
       ownerId,
