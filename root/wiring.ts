@@ -7,7 +7,8 @@
 // lib/approvals) are handed the engine's parts they need here. Tests call wireDomains() directly.
 import "server-only";
 import { inngestFunctions, startJobs } from "@/inngest/engine";
-import { declareSpecialistTool, setConsultationHost } from "@/lib/agents/specialists";
+import { setConsultationHost } from "@/lib/agents/consultation-host";
+import { declareSpecialistTool } from "@/lib/agents/specialists";
 import { scopedToolsFor } from "@/lib/agents/tools";
 import { setTurnContinuation } from "@/lib/approvals/continuation";
 import { startFileLifecycle } from "@/lib/files/lifecycle";

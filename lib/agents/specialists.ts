@@ -6,70 +6,24 @@
 // the lead's message as a `data-specialist` part (kept with the message, so it survives a
 // reload), is recorded in the state's agent contributions, and reaches the lead as the tool's
 // result. The turn's abort signal is the specialist's: Stop ends both.
-// The turn engine and the workstream state build on lib/agents, so what a consultation needs of
-// them (the TOOL_CALL stage for the specialist's calls, the state's rendering and its agent
-// contributions) comes through `ConsultationHost`, which the composition root sets
-// (root/wiring.ts).
-import {
-  isStepCount,
-  type ModelMessage,
-  type Tool,
-  type ToolApprovalStatus,
-  tool,
-  type UIMessageChunk,
-} from "ai";
+// What it needs of the turn engine and the workstream state comes through ./consultation-host.ts.
+import { isStepCount, type ModelMessage, type Tool, tool, type UIMessageChunk } from "ai";
 import { z } from "zod";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
 import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
-import type { renderWorkstreamState } from "@/lib/state/render";
-import type { applyStateDelta } from "@/lib/state/store";
 import type { StageScope } from "@/lib/turns/bus";
 import type { HistoryMessage, KeptContext } from "@/lib/turns/context-window";
 import type { HookContext } from "@/lib/turns/hooks";
 import type { WorkstreamMessage } from "@/lib/turns/messages";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { declareApproval } from "./approval-policy";
+import { consultationHost } from "./consultation-host";
 import type { ResolvedAgent } from "./resolve-agent";
 
 export const CONSULT_TOOL = "consult_specialist";
-
-type ToolCallApproval = (options: {
-  toolCall: { toolCallId: string; toolName: string; input: unknown };
-}) => Promise<ToolApprovalStatus>;
-
-/** What a consultation is given by the composition root. */
-export type ConsultationHost = {
-  /**
-   * The turn's TOOL_CALL stage for the specialist's own calls: the same gate (hooks, trace), the
-   * organization's tool policy, and the authority stack's decision of each call.
-   */
-  nestedToolCalls(input: {
-    tools: Record<string, Tool>;
-    workstream: Pick<WorkstreamRow, "id" | "securityMode" | "toolAllowlist">;
-    kept: KeptContext;
-    ctx: HookContext;
-    scope: StageScope;
-  }): { tools: Record<string, Tool>; toolApproval: ToolCallApproval };
-  /** The `<workstream-state>` section, rendered as the lead's turn renders it. */
-  renderWorkstreamState: typeof renderWorkstreamState;
-  /** Where the consultation is recorded: the state's agent contributions. */
-  applyStateDelta: typeof applyStateDelta;
-};
-
-let host: ConsultationHost | undefined;
-
-/** Set once per process by the composition root. */
-export function setConsultationHost(consultationHost: ConsultationHost): void {
-  host = consultationHost;
-}
-
-function consultationHost(): ConsultationHost {
-  if (!host) throw new Error("Consultations need the turn engine: it is not wired (wireDomains).");
-  return host;
-}
 
 /** The nested part a consultation streams into the lead's message (`data-specialist`). */
 export type SpecialistPartData = {
