@@ -106,8 +106,6 @@ export const ALLOWED_FOR_NOW: ReadonlyArray<{ from: string; to: string; removedB
   { from: "lib/compaction", to: "lib/turns", removedBy: "issue 42: the context builder's folder" },
   { from: "lib/skills", to: "lib/turns", removedBy: "issue 42: the context window and hooks" },
   { from: "lib/memory", to: "lib/turns", removedBy: "issue 42: one turn-state vocabulary" },
-  { from: "lib/turns", to: "lib/workstreams", removedBy: "issue 42: send_message to workstreams" },
-  { from: "lib/files", to: "lib/workstreams", removedBy: "issue 42: no SQL across domains" },
   { from: "lib/turns", to: "lib/compaction", removedBy: "issue 42: RENDER enqueues compaction" },
 ];
 
@@ -118,6 +116,5 @@ export const ALLOWED_FOR_NOW: ReadonlyArray<{ from: string; to: string; removedB
  */
 export const OUTBOX_WRITERS_FOR_NOW: ReadonlyArray<{ file: string; removedBy: string }> = [
   { file: "lib/turns/turn-store.ts", removedBy: "issue 42: RENDER enqueues through the port" },
-  { file: "lib/memory/block.ts", removedBy: "issue 42: no SQL across domains" },
   { file: "inngest/runner/store.ts", removedBy: "issue 46: the runner is retired" },
 ];

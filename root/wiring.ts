@@ -2,26 +2,34 @@
 // (lib/turns) reads workstream rows; lib/workstreams knows nothing of turns. What a turn means to
 // a workstream is said here: the turn's start and end change the summary's running flag (a live
 // update), a post-turn event (queued by the turn's closing statement) is handed to the job engine
-// a moment later, and each turn's agent gets the scoped tools that act for the owner. Tests call wireDomains() directly.
+// a moment later, and each turn's agent gets the scoped tools that act for the owner. The
+// features that sit below the engine (consultations in lib/agents, answering approvals in
+// lib/approvals) are handed the engine's parts they need here. Tests call wireDomains() directly.
 import "server-only";
 import { inngestFunctions, startJobs } from "@/inngest/engine";
+import { setConsultationHost } from "@/lib/agents/consultation-host";
+import { declareSpecialistTool } from "@/lib/agents/specialists";
 import { scopedToolsFor } from "@/lib/agents/tools";
+import { setTurnContinuation } from "@/lib/approvals/continuation";
 import { startFileLifecycle } from "@/lib/files/lifecycle";
 import { registerFileTools } from "@/lib/files/read-tool";
 import { wakeJobsSoon } from "@/lib/jobs/port";
 import { processSingleton } from "@/lib/kernel/singleton";
 import { registerMemoryTools } from "@/lib/memory/tools";
-import { registerSkills } from "@/lib/skills/tools";
+import { registerSkillTool, skillsSectionHook, skillsToolHook } from "@/lib/skills/tools";
+import { renderWorkstreamState } from "@/lib/state/render";
+import { applyStateDelta } from "@/lib/state/store";
 import { registerStateTools } from "@/lib/state/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
 import { memberSection } from "@/lib/turns/context";
 import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
-import { registerSendMessageTool } from "@/lib/turns/send-message";
-import { declareSpecialistTool } from "@/lib/turns/specialists";
+import { approvalContinuation } from "@/lib/turns/take-back";
+import { nestedToolCalls } from "@/lib/turns/tool-authority";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
+import { registerSendMessageTool } from "@/lib/workstreams/send-message";
 
 const state = processSingleton<{
   wired?: Promise<void>;
@@ -89,12 +97,16 @@ function registerScopedToolsHook(): void {
 
 /**
  * What a turn's agent is given: the domains' scoped tools (bound per turn by the agent's tool
- * list) and the member section of its context. Once per process; part of wireDomains, and on its
- * own for tests that run turns without the background machinery.
+ * list) and the member section of its context; what a consultation needs of the engine and the
+ * state, and the engine that continues a turn once its approvals are answered (lib/agents and
+ * lib/approvals sit below lib/turns, so they are handed these here). Once per process; part of
+ * wireDomains, and on its own for tests that run turns without the background machinery.
  */
 export function wireTurnTools(): void {
   if (state.tools) return;
   state.tools = true;
+  setTurnContinuation(approvalContinuation);
+  setConsultationHost({ nestedToolCalls, renderWorkstreamState, applyStateDelta });
   registerOnboardingTool();
   registerMemoryTools();
   registerFileTools();
@@ -103,8 +115,11 @@ export function wireTurnTools(): void {
   declareSpecialistTool();
   registerScopedToolsHook();
   registerMemberSection();
-  // After the member section: the extra sections' budget keeps the earlier ones first.
-  registerSkills();
+  // After the scoped tools (it takes use_skill away from a member without skills) and the member
+  // section (the extra sections' budget keeps the earlier ones first).
+  registerSkillTool();
+  registerHook(skillsToolHook);
+  registerHook(skillsSectionHook);
 }
 
 /** Connects the domains (once per process; later calls wait for the first). */

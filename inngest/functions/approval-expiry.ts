@@ -2,9 +2,9 @@
 // were asked): those still unanswered expire, the model is told they were not approved, and the
 // turn goes on to its end. The run is delayed by the event's own time, on Inngest and in the
 // embedded runner alike. Answered approvals are left alone, so a late or repeated run does nothing.
+import { expireApprovals } from "@/lib/approvals/answer";
 import { defineJob } from "@/lib/jobs/define";
 import { approvalsDue } from "@/lib/jobs/events";
-import { expireApprovals } from "@/lib/turns/answer-approval";
 
 export const APPROVAL_EXPIRY_JOB_ID = "workstreams-approval-expiry";
 

@@ -1,7 +1,7 @@
 // The approvals of suspended turns and the audit of decisions: recording what a turn asks,
 // answering one approval by compare-and-set, and reading them back (the chat's 409, the admin
-// console's audit). The turn engine calls these inside its own transactions where a decision
-// changes the turn too (lib/turns/answer-approval.ts).
+// console's audit). The turn engine calls these inside its own transactions, and answering an
+// approval (./answer.ts) inside the one that changes the turn too.
 import "server-only";
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { type Db, getDb, type Tx, transaction } from "@/db/client";

@@ -1,13 +1,14 @@
-// What the file routes do, authorized: upload into an owned workstream, hand out a short-lived
-// signed URL for viewing or downloading, remove an upload no message carries, and serve the
-// local store's bytes to a request whose signature checks out.
+// What the file routes do: upload into a workstream, hand out a short-lived signed URL for
+// viewing or downloading, remove an upload no message carries, and serve the local store's bytes
+// to a request whose signature checks out. The routes hand in the workstream they found the
+// viewer owns (lib/workstreams/queries.ts), so files read no workstream rows of their own.
 import "server-only";
 import { Readable } from "node:stream";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/kernel/errors";
 import type { WorkstreamMessage } from "@/lib/turns/messages";
-import { getOwnedWorkstream } from "@/lib/workstreams/queries";
+import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { attachableParts, fileIdsOf } from "./attach";
 import {
   deleteUnattached,
@@ -21,16 +22,18 @@ import { contentDisposition } from "./storage";
 import { getFileStore } from "./store-instance";
 import { receiveUpload } from "./upload";
 
+/** The workstream a route found its viewer owns. */
+type OwnedWorkstream = Pick<WorkstreamRow, "id" | "organizationId" | "status">;
+
 export async function uploadFile({
   viewer,
-  workstreamId,
+  workstream,
   request,
 }: {
   viewer: Viewer;
-  workstreamId: string;
+  workstream: OwnedWorkstream;
   request: Request;
 }): Promise<FileSummary> {
-  const workstream = await getOwnedWorkstream({ viewer, workstreamId });
   if (workstream.status === "archived") throw new AppError("conflict:archived");
   return receiveUpload({
     request,
@@ -42,17 +45,14 @@ export async function uploadFile({
 
 /** A signed URL the browser follows to see or download the file (valid a few minutes). */
 export async function fileViewUrl({
-  viewer,
-  workstreamId,
+  workstream,
   fileId,
   download,
 }: {
-  viewer: Viewer;
-  workstreamId: string;
+  workstream: OwnedWorkstream;
   fileId: string;
   download: boolean;
 }): Promise<string> {
-  const workstream = await getOwnedWorkstream({ viewer, workstreamId });
   const row = await getWorkstreamFile({ workstreamId: workstream.id, fileId });
   return getFileStore().signedUrl(row.storageKey, {
     ttlMs: config.files.viewUrlTtlMs,
@@ -63,15 +63,12 @@ export async function fileViewUrl({
 }
 
 export async function removeUpload({
-  viewer,
-  workstreamId,
+  workstream,
   fileId,
 }: {
-  viewer: Viewer;
-  workstreamId: string;
+  workstream: OwnedWorkstream;
   fileId: string;
 }): Promise<{ id: string }> {
-  const workstream = await getOwnedWorkstream({ viewer, workstreamId });
   const row = await deleteUnattached(workstream.id, fileId);
   await getFileStore()
     .remove(row.storageKey)
@@ -109,23 +106,20 @@ export async function serveSignedFile(
 }
 
 /**
- * The message to send with its file parts checked and rewritten from the uploads: 404 for a
- * workstream that is not the viewer's, then 400/404 for a file part that names no upload here.
+ * The message to send with its file parts checked and rewritten from the uploads: 400 for too
+ * many, 400/404 for a file part that names no upload here.
  */
 export async function messageWithFiles({
-  viewer,
-  workstreamId,
+  workstream,
   message,
 }: {
-  viewer: Viewer;
-  workstreamId: string;
+  workstream: OwnedWorkstream;
   message: WorkstreamMessage;
 }): Promise<WorkstreamMessage> {
   if (!message.parts.some((part) => part.type === "file")) return message;
   if (message.parts.filter((part) => part.type === "file").length > config.files.maxPerMessage) {
     throw new AppError("bad_request:file_part", { details: { max: config.files.maxPerMessage } });
   }
-  const workstream = await getOwnedWorkstream({ viewer, workstreamId });
   const parts = await attachableParts(workstream.id, message.parts);
   return { ...message, parts: parts as WorkstreamMessage["parts"] };
 }

@@ -2,8 +2,9 @@
 // the change it reports committed. The data is checked against the event's schema here, so a
 // malformed event fails the write that made it rather than a job much later.
 import "server-only";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
-import { jobEvents } from "@/db/schema";
+import { jobEvents, jobs } from "@/db/schema";
 import type { EventDefinition } from "./define";
 
 export type EnqueueOptions = {
@@ -26,4 +27,41 @@ export async function enqueueJobEvent<Data>(
     .onConflictDoNothing({ target: jobEvents.id })
     .returning({ id: jobEvents.id });
   return added.length > 0;
+}
+
+/**
+ * Whether work on `key` is already on its way, so a caller need not queue more: an event named
+ * like `event` whose data's `field` is `key` and that no engine has yet, or a run of `functionId`
+ * under concurrency key `key` the embedded runner has not started. A running job is not counted:
+ * it may have read its input before the caller's change. Inngest's queue cannot be seen from here.
+ */
+export async function jobPending(
+  tx: Tx | Db,
+  {
+    event,
+    field,
+    key,
+    functionId,
+  }: { event: EventDefinition<string, unknown>; field: string; key: string; functionId: string },
+): Promise<boolean> {
+  const [pending] = await tx
+    .select({ id: jobEvents.id })
+    .from(jobEvents)
+    .where(
+      and(
+        isNull(jobEvents.dispatchedAt),
+        eq(jobEvents.name, event.name),
+        sql`${jobEvents.data} ->> ${field} = ${key}`,
+      ),
+    )
+    .limit(1);
+  if (pending) return true;
+  const [queued] = await tx
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(eq(jobs.functionId, functionId), eq(jobs.state, "queued"), eq(jobs.concurrencyKey, key)),
+    )
+    .limit(1);
+  return queued !== undefined;
 }

@@ -1,16 +1,17 @@
 // The memory block: a workstream's short role-labelled notes and the one summary its older notes
 // are folded into. This module is the only writer of memory_block_entries and of the summary
 // columns of workstream_states. A note that brings the block to its trigger size queues the
-// summary job in the same statement (the outbox), and the job folds the oldest notes by
-// compare-and-set, so a note deleted meanwhile is never summarized and never lost.
+// summary job in the same transaction (through the jobs port's outbox), and the job folds the
+// oldest notes by compare-and-set, so a note deleted meanwhile is never summarized and never lost.
 // Notes are ordered by their time, then their id: ids are time-ordered (UUIDv7, monotonic within
 // the process) because the embedded database's clock counts whole milliseconds, and two notes
 // written in the same one must still keep the order they were written in.
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { executePrepared, transaction } from "@/db/client";
-import { memoryBlockEntries, workstreamStates } from "@/db/schema";
+import { memoryBlockEntries, workstreamStates, workstreams } from "@/db/schema";
+import { enqueueJobEvent, jobPending } from "@/lib/jobs/enqueue";
 import { memoryBlockFull } from "@/lib/jobs/events";
 import { AppError } from "@/lib/kernel/errors";
 import { publishContextChange } from "@/lib/state/publish";
@@ -48,18 +49,10 @@ function iso(value: Date | string): string {
   return new Date(value).toISOString();
 }
 
-type AddedRow = {
-  id: string;
-  role: string;
-  text: string;
-  created_at: Date | string;
-  queued: number;
-};
-
 /**
  * Adds a note to the owner's workstream. When the block now holds the trigger's number of notes
  * and no summary job is pending for it (an event not yet handed over, or an embedded run not yet
- * started), the same statement queues one. A running job re-reads the block when it is done, so
+ * started), the same transaction queues one. A running job re-reads the block when it is done, so
  * it does not count as pending; Inngest's queue cannot be seen from here, so with Inngest a later
  * note may queue a second run, which waits for the first (one per workstream) and finds less to
  * fold. `queued` says whether the caller should wake the job engine.
@@ -78,34 +71,40 @@ export async function addMemoryNote({
   text: string;
 }): Promise<{ entry: MemoryBlockEntry; queued: boolean }> {
   const stored = noteText(text);
-  const [row] = await executePrepared<AddedRow>(sql`
-    with ws as (
-      select "id", "organization_id" from "workstreams"
-      where "id" = ${workstreamId} and "organization_id" = ${organizationId}
-        and "owner_id" = ${ownerId}
-    ), added as (
-      insert into "memory_block_entries" ("id", "workstream_id", "role", "text")
-      select ${uuidv7()}, ws."id", ${roleLabel(role)}, ${stored} from ws
-      returning "id", "role", "text", "created_at"
-    ), queued as (
-      insert into "job_events" ("id", "name", "data")
-      select ${crypto.randomUUID()}, ${memoryBlockFull.name},
-        jsonb_build_object('workstreamId', ws."id", 'organizationId', ws."organization_id")
-      from ws
-      where exists (select 1 from added)
-        -- The statement's snapshot does not see its own insert: count it by hand.
-        and (select count(*) from "memory_block_entries" e where e."workstream_id" = ws."id") + 1
-          >= ${MEMORY_BLOCK_TRIGGER}
-        and not exists (select 1 from "job_events" j
-          where j."dispatched_at" is null and j."name" = ${memoryBlockFull.name}
-            and j."data"->>'workstreamId' = ws."id")
-        and not exists (select 1 from "jobs" r
-          where r."function_id" = ${MEMORY_SUMMARY_JOB_ID} and r."state" = 'queued'
-            and r."concurrency_key" = ws."id")
-      returning 1
-    )
-    select added.*, (select count(*) from queued)::int as "queued" from added`);
-  if (!row) throw new AppError("not_found:workstream");
+  const { entry, queued } = await transaction(async (tx) => {
+    const [workstream] = await tx
+      .select({ id: workstreams.id })
+      .from(workstreams)
+      .where(
+        and(
+          eq(workstreams.id, workstreamId),
+          eq(workstreams.organizationId, organizationId),
+          eq(workstreams.ownerId, ownerId),
+        ),
+      )
+      .limit(1);
+    if (!workstream) throw new AppError("not_found:workstream");
+    const [added] = await tx
+      .insert(memoryBlockEntries)
+      .values({ id: uuidv7(), workstreamId, role: roleLabel(role), text: stored })
+      .returning();
+    if (!added) throw new AppError("not_found:workstream");
+    const [held] = await tx
+      .select({ notes: count() })
+      .from(memoryBlockEntries)
+      .where(eq(memoryBlockEntries.workstreamId, workstreamId));
+    const full = (held?.notes ?? 0) >= MEMORY_BLOCK_TRIGGER;
+    const queue =
+      full &&
+      !(await jobPending(tx, {
+        event: memoryBlockFull,
+        field: "workstreamId",
+        key: workstreamId,
+        functionId: MEMORY_SUMMARY_JOB_ID,
+      }));
+    if (queue) await enqueueJobEvent(tx, memoryBlockFull, { workstreamId, organizationId });
+    return { entry: added, queued: queue };
+  });
   await publishContextChange({
     organizationId,
     ownerId,
@@ -113,8 +112,8 @@ export async function addMemoryNote({
     reason: "memory_block",
   });
   return {
-    entry: { id: row.id, role: row.role, text: row.text, createdAt: iso(row.created_at) },
-    queued: row.queued > 0,
+    entry: { id: entry.id, role: entry.role, text: entry.text, createdAt: iso(entry.createdAt) },
+    queued,
   };
 }
 

@@ -11,12 +11,12 @@ import { generateText, type Tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wireTurnTools } from "@/root/wiring";
 import { type FakeOpenAI, startFakeOpenAI } from "@/tests/support/fake-openai";
+import { type ConsultInput, consultSpecialistTool } from "../agents/specialists";
 import { scopedToolIds, scopedToolsFor, TOOLS } from "../agents/tools";
 import { summarizeRange } from "../compaction/summarize";
 import { extractFacts } from "../memory/learn";
 import { extractSkills } from "../skills/extract";
 import { emptyState } from "../state/schema";
-import { type ConsultInput, consultSpecialistTool } from "../turns/specialists";
 import { resolveModel } from "./registry";
 import { strictViolations } from "./strict-rules";
 

@@ -12,7 +12,7 @@ import { config } from "@/lib/config";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { escapeText } from "@/lib/state/render";
 import { budgetTokens } from "@/lib/turns/context-window";
-import { registerHook } from "@/lib/turns/hooks";
+import type { InstructionSectionHook, ResolveAgentHook } from "@/lib/turns/hooks";
 import { findSkillByName, type OfferedSkill } from "./store";
 
 /** The section for the offered skills, within config.skills.sectionBudget; null without any. */
@@ -41,23 +41,29 @@ const useSkillInput = strictSchema(
   }),
 );
 
-export function registerSkills(): void {
-  // Registered after the scoped tools: a member without skills is not offered use_skill, so
-  // their turns do not pay for its definition.
-  registerHook({
-    kind: "resolveAgent",
-    name: "workstreams:skills-tool",
-    run: ({ turn, resolved }) => {
-      if (turn.offeredSkills > 0 || !("use_skill" in resolved.tools)) return resolved;
-      const { use_skill: _unused, ...tools } = resolved.tools;
-      return { ...resolved, tools };
-    },
-  });
-  registerHook({
-    kind: "buildExtraInstructionSections",
-    name: "workstreams:skills",
-    run: ({ skills }) => skillsSection(skills),
-  });
+/**
+ * A member without skills is not offered use_skill, so their turns do not pay for its definition.
+ * Registered after the hook that adds the scoped tools (root/wiring.ts).
+ */
+export const skillsToolHook: ResolveAgentHook = {
+  kind: "resolveAgent",
+  name: "workstreams:skills-tool",
+  run: ({ turn, resolved }) => {
+    if (turn.offeredSkills > 0 || !("use_skill" in resolved.tools)) return resolved;
+    const { use_skill: _unused, ...tools } = resolved.tools;
+    return { ...resolved, tools };
+  },
+};
+
+/** The offered skills' section of the instructions. */
+export const skillsSectionHook: InstructionSectionHook = {
+  kind: "buildExtraInstructionSections",
+  name: "workstreams:skills",
+  run: ({ skills }) => skillsSection(skills),
+};
+
+/** The use_skill tool; its hooks are registered by the composition root. */
+export function registerSkillTool(): void {
   registerScopedTool("use_skill", ({ userId, organizationId }) =>
     tool({
       description:

@@ -7,6 +7,14 @@ import { setImmediate as nextEventLoopTurn } from "node:timers/promises";
 import { type LanguageModelUsage, readUIMessageStream, type UIMessageChunk } from "ai";
 import { getDatabase } from "@/db/client";
 import { defaultResolveAgent, type ResolvedAgent } from "@/lib/agents/resolve-agent";
+import {
+  CONSULT_TOOL,
+  type ConsultationTally,
+  consultationsSettled,
+  consultSpecialistTool,
+  emptyTally,
+  specialistsFor,
+} from "@/lib/agents/specialists";
 import { recordApprovals } from "@/lib/approvals/store";
 import type { Viewer } from "@/lib/auth/viewer";
 import { compactionDue, historyBudget } from "@/lib/compaction/threshold";
@@ -55,14 +63,6 @@ import {
 } from "./outcome";
 import { isFirstTurn, preparingPreamble, ToolBatchAnnouncer } from "./preambles";
 import { runRegistry, StopRequested } from "./run-registry";
-import {
-  CONSULT_TOOL,
-  type ConsultationTally,
-  consultationsSettled,
-  consultSpecialistTool,
-  emptyTally,
-  specialistsFor,
-} from "./specialists";
 import { type ResumedTurn, resumedRecord, stepsSoFar, suspended } from "./suspend";
 import { refuseForbidden, toolApprovalFor } from "./tool-authority";
 import { gateTools } from "./tool-gate";

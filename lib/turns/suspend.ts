@@ -3,13 +3,14 @@
 // records the approvals, releases its run (no registry entry, no lease, no busy flag) and stays
 // open, so the workstream takes no new message until the approvals are answered, expire or the
 // turn is stopped. Answering goes on with the same turn from the answer kept here.
+
+import { consultedSteps } from "@/lib/agents/specialists";
 import type { RequestedApproval } from "@/lib/approvals/store";
 import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { sumUsage } from "@/lib/models/usage";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamMessage } from "./messages";
 import type { Outcome, TurnRecord } from "./outcome";
-import { consultedSteps } from "./specialists";
 
 /** A turn going on after its approvals: the answer it kept, and what it had used for it. */
 export type ResumedTurn = { message: WorkstreamMessage; record: TurnRecord };

@@ -15,9 +15,11 @@ import {
 } from "@/lib/agents/authority";
 import { activeGrants, recordDecision } from "@/lib/approvals/store";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
+import type { StageScope } from "./bus";
 import type { KeptContext } from "./context-window";
 import type { HookContext } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
+import { gateTools } from "./tool-gate";
 
 /** The calls of a kept answer the owner already answered: on the way on, they are not re-asked. */
 function answeredCalls(message: WorkstreamMessage | undefined): Set<string> {
@@ -121,4 +123,27 @@ export function refuseForbidden(
     } as Tool;
   }
   return refused;
+}
+
+/**
+ * The TOOL_CALL stage for a model call nested in the turn (a consultation): its tools gated and
+ * refused by policy like the turn's own, and the authority stack's decision for each call.
+ */
+export function nestedToolCalls({
+  tools,
+  workstream,
+  kept,
+  ctx,
+  scope,
+}: {
+  tools: Record<string, Tool>;
+  workstream: Pick<WorkstreamRow, "id" | "securityMode" | "toolAllowlist">;
+  kept: Pick<KeptContext, "toolPolicy">;
+  ctx: HookContext;
+  scope: StageScope;
+}): { tools: Record<string, Tool>; toolApproval: ReturnType<typeof toolApprovalFor> } {
+  return {
+    tools: refuseForbidden(gateTools(tools, ctx, scope), kept.toolPolicy, ctx),
+    toolApproval: toolApprovalFor({ workstream, kept, ctx }),
+  };
 }

@@ -11,6 +11,7 @@ import { AppError } from "@/lib/kernel/errors";
 import { followTurn } from "@/lib/turns/follow-turn";
 import { readHistoryPage } from "@/lib/turns/messages";
 import { type StartedTurn, startTurn } from "@/lib/turns/start-turn";
+import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 import { schemas } from "./schema";
 
 type Parts = ReadonlyArray<{ type: "text"; text: string } | { type: "file" }>;
@@ -36,7 +37,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
       // member (401/403 come first), and files are checked against the member's workstream.
       const viewer = await requireViewer(request);
       if (refusal) throw refusal;
-      const message = await messageWithFiles({ viewer, workstreamId, message: body.message });
+      const workstream = await getOwnedWorkstream({ viewer, workstreamId });
+      const message = await messageWithFiles({ workstream, message: body.message });
       started = await startTurn({ caller: { viewer }, workstreamId, message });
       await filesSent(workstreamId, message);
     } else {

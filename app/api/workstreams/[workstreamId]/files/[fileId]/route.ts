@@ -5,12 +5,18 @@ import { requireViewer } from "@/lib/auth/viewer";
 import { fileViewUrl, removeUpload } from "@/lib/files/service";
 import { json } from "@/lib/http/respond";
 import { routeHandlers } from "@/lib/http/route-handlers";
+import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 import { schemas } from "./schema";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
   GET: async ({ request, params, query }) => {
     const viewer = await requireViewer(request);
-    const url = await fileViewUrl({ viewer, ...params, download: query.download === "1" });
+    const workstream = await getOwnedWorkstream({ viewer, workstreamId: params.workstreamId });
+    const url = await fileViewUrl({
+      workstream,
+      fileId: params.fileId,
+      download: query.download === "1",
+    });
     return new Response(null, {
       status: 302,
       headers: {
@@ -21,6 +27,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
   },
   DELETE: async ({ request, params }) => {
     const viewer = await requireViewer(request);
-    return json(await removeUpload({ viewer, ...params }));
+    const workstream = await getOwnedWorkstream({ viewer, workstreamId: params.workstreamId });
+    return json(await removeUpload({ workstream, fileId: params.fileId }));
   },
 });

@@ -3,10 +3,10 @@
 // is compare-and-set (answered once, whichever tab or server asks), audited, and once the turn's
 // last approval is answered the same turn goes on from its kept answer. Answers with the state
 // of the approval and whether the turn went on (follow it at …/events) or which one is next.
+import { answerApproval } from "@/lib/approvals/answer";
 import { requireViewer } from "@/lib/auth/viewer";
 import { json } from "@/lib/http/respond";
 import { routeHandlers } from "@/lib/http/route-handlers";
-import { answerApproval } from "@/lib/turns/answer-approval";
 import { getOwnedWorkstream } from "@/lib/workstreams/queries";
 import { schemas } from "./schema";
 

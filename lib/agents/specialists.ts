@@ -6,24 +6,22 @@
 // the lead's message as a `data-specialist` part (kept with the message, so it survives a
 // reload), is recorded in the state's agent contributions, and reaches the lead as the tool's
 // result. The turn's abort signal is the specialist's: Stop ends both.
+// What it needs of the turn engine and the workstream state comes through ./consultation-host.ts.
 import { isStepCount, type ModelMessage, type Tool, tool, type UIMessageChunk } from "ai";
 import { z } from "zod";
-import { declareApproval } from "@/lib/agents/approval-policy";
-import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
 import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
-import { renderWorkstreamState } from "@/lib/state/render";
-import { applyStateDelta } from "@/lib/state/store";
+import type { StageScope } from "@/lib/turns/bus";
+import type { HistoryMessage, KeptContext } from "@/lib/turns/context-window";
+import type { HookContext } from "@/lib/turns/hooks";
+import type { WorkstreamMessage } from "@/lib/turns/messages";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
-import type { StageScope } from "./bus";
-import type { HistoryMessage, KeptContext } from "./context-window";
-import type { HookContext } from "./hooks";
-import type { WorkstreamMessage } from "./messages";
-import { refuseForbidden, toolApprovalFor } from "./tool-authority";
-import { gateTools } from "./tool-gate";
+import { declareApproval } from "./approval-policy";
+import { consultationHost } from "./consultation-host";
+import type { ResolvedAgent } from "./resolve-agent";
 
 export const CONSULT_TOOL = "consult_specialist";
 
@@ -109,7 +107,7 @@ export function specialistPrompt({
   history: readonly HistoryMessage[];
   question: string;
 }): { instructions: string; messages: ModelMessage[] } {
-  const state = renderWorkstreamState(kept.state, {
+  const state = consultationHost().renderWorkstreamState(kept.state, {
     omitCurrentPlan: kept.plan?.status === "active",
   });
   const instructions = [
@@ -210,6 +208,7 @@ async function consult(
     throw new Error("This turn has no steps left for a consultation; answer with what you have.");
   }
   const { signal, tally } = input;
+  const engine = consultationHost();
   const resolved = await input.resolve(specialist.id);
   const data: SpecialistPartData = {
     agentId: specialist.id,
@@ -230,25 +229,23 @@ async function consult(
       history: input.history,
       question,
     });
-    const asks = toolApprovalFor({
+    const calls = engine.nestedToolCalls({
+      tools: resolved.tools,
       workstream: input.workstream,
       kept: input.kept,
       ctx: input.ctx,
+      scope: input.scope,
     });
     const result = streamModelText({
       call: "specialist",
       model: resolved.model.model,
       instructions: prompt.instructions,
       messages: prompt.messages,
-      tools: refuseForbidden(
-        gateTools(resolved.tools, input.ctx, input.scope),
-        input.kept.toolPolicy,
-        input.ctx,
-      ),
+      tools: calls.tools,
       // A specialist cannot pause the turn for the member: a call that would ask is refused,
       // and the lead may make it itself, with the member's approval.
       toolApproval: async (call) => {
-        const status = await asks(call);
+        const status = await calls.toolApproval(call);
         const kind = typeof status === "object" ? status.type : status;
         if (kind !== "user-approval") return status;
         return {
@@ -308,7 +305,7 @@ async function recordContribution(
   const ownerId = workstream.ownerId ?? ctx.userId;
   if (!ownerId) return;
   try {
-    await applyStateDelta({
+    await consultationHost().applyStateDelta({
       workstreamId: workstream.id,
       organizationId: workstream.organizationId,
       ownerId,

@@ -6,16 +6,16 @@
 import "server-only";
 import { tool } from "ai";
 import { sql } from "drizzle-orm";
+import { encode } from "gpt-tokenizer";
 import { z } from "zod";
 import { executePrepared, getDb } from "@/db/client";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { toStorableText } from "@/lib/text/storable";
-import { publishWorkstreamChange } from "@/lib/workstreams/live";
-import type { SummaryRow } from "@/lib/workstreams/summary";
-import { countTokens } from "./messages";
-import { OPEN_STATES_LIST } from "./turn-state";
+import { OPEN_STATES_LIST } from "@/lib/turns/turn-state";
+import { publishWorkstreamChange } from "./live";
+import type { SummaryRow } from "./summary";
 
 export const SEND_MESSAGE_MAX_CHARS = 4_000;
 
@@ -73,6 +73,7 @@ export async function relayMessage({
   const _db = await getDb();
   const body = toStorableText(text);
   const parts = [{ type: "text", text: body }];
+  // One text part: its count is its text's, as the messages' own writer counts parts.
   const messageId = `msg_${crypto.randomUUID().replaceAll("-", "")}`;
   const [row] = await executePrepared<SendRow>(sql`
     with source as (
@@ -96,7 +97,7 @@ export async function relayMessage({
         jsonb_build_object('agentId', ${scope.agentId}::text, 'sentAt', now(),
           'relayedFrom', jsonb_build_object('workstreamId', ${scope.workstreamId}::text,
             'title', (select "title" from source), 'agentId', ${scope.agentId}::text)),
-        ${countTokens(parts)}
+        ${encode(body).length}
       from chosen
       returning "workstream_id"
     ), marked as (

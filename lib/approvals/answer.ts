@@ -1,28 +1,21 @@
 // Answering a suspended turn's approvals: the owner's Approve or Deny (from any tab or server),
 // or their expiry. One transaction, under the workstream's log lock, compare-and-sets the pending
-// approval, audits the decision, writes it into the kept answer (the persisted message is what
-// the turn goes on from: nothing comes from the client but the decision) and logs it for every
-// open tab. Once the turn's last approval is answered, the same transaction takes the turn back
-// (active, with a new run id, this process's lease and the busy flag) and the turn goes on here.
+// approval, audits the decision, has the engine write it into the kept answer (the persisted
+// message is what the turn goes on from: nothing comes from the client but the decision) and logs
+// it for every open tab. Once the turn's last approval is answered, the same transaction has the
+// engine take the turn back (active, with a new run id, this process's lease and the busy flag)
+// and the turn goes on here. The engine is reached through ./continuation.ts.
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
-import { type Tx, transaction } from "@/db/client";
-import { messages, turns, workstreams } from "@/db/schema";
+import { transaction } from "@/db/client";
+import { turns, workstreams } from "@/db/schema";
 import { approvalKey } from "@/lib/agents/approval-policy";
-import {
-  type ApprovalRow,
-  createGrant,
-  decideApprovals,
-  turnApprovals,
-} from "@/lib/approvals/store";
-import { config } from "@/lib/config";
 import { AppError } from "@/lib/kernel/errors";
-import { PROCESS_ID } from "@/lib/kernel/process-id";
 import { appendEventsLocked } from "@/lib/stream/event-log";
 import { getFanout, publishLive } from "@/lib/stream/fanout-instance";
 import { type LoggedChunk, type LoggedEvent, statusChunk } from "@/lib/stream/types";
-import { continueTurn } from "./continue-turn";
-import { runRegistry } from "./run-registry";
+import { type AnsweredTurn, type TurnContinuation, turnContinuation } from "./continuation";
+import { type ApprovalRow, createGrant, decideApprovals, turnApprovals } from "./store";
 
 /** What the model is told of an approval nobody answered in time. */
 export const EXPIRED_REASON = "Nobody answered the approval request in time, so it expired.";
@@ -36,10 +29,8 @@ export type AnswerResult = {
   next: { approvalId: string; toolName: string } | null;
 };
 
-type TurnRef = typeof turns.$inferSelect & { ownerId: string | null };
-
 type Decided = {
-  turn: TurnRef;
+  turn: AnsweredTurn;
   decided: ApprovalRow[];
   remaining: ApprovalRow[];
   events: LoggedEvent[];
@@ -71,10 +62,11 @@ export async function answerApproval({
   grantDays?: number | null;
 }): Promise<AnswerResult> {
   const state = approved ? "approved" : "denied";
+  const engine = turnContinuation();
   // Held from before the commit that may make this process the turn's owner until its run is
   // registered (continueTurn), so the reaper never takes it for one whose close failed.
-  return runRegistry.holding(turnId, async () => {
-    const result = await decide({
+  return engine.holding(turnId, async () => {
+    const result = await decide(engine, {
       workstreamId,
       turnId,
       owner: viewer,
@@ -102,7 +94,7 @@ export async function answerApproval({
     if (!result || result.decided.length === 0) {
       throw new AppError("conflict:approval_answered", { details: { state: "answered" } });
     }
-    await announce(result, workstreamId);
+    await announce(engine, result, workstreamId);
     const next = result.remaining[0];
     return {
       turnId,
@@ -128,8 +120,9 @@ export async function expireApprovals({
   workstreamId: string;
   approvalIds: string[];
 }): Promise<{ expired: number; continued: boolean }> {
-  return runRegistry.holding(turnId, async () => {
-    const result = await decide({
+  const engine = turnContinuation();
+  return engine.holding(turnId, async () => {
+    const result = await decide(engine, {
       workstreamId,
       turnId,
       owner: null,
@@ -143,34 +136,37 @@ export async function expireApprovals({
       source: "timeout",
     });
     if (!result || result.decided.length === 0) return { expired: 0, continued: false };
-    await announce(result, workstreamId);
+    await announce(engine, result, workstreamId);
     return { expired: result.decided.length, continued: result.serverRunId !== null };
   });
 }
 
-async function decide({
-  workstreamId,
-  turnId,
-  owner,
-  pick,
-  state,
-  reason,
-  decidedBy,
-  source,
-  grant = null,
-}: {
-  workstreamId: string;
-  turnId: string;
-  /** The answering member: the turn must be in a workstream they own. Null for the expiry. */
-  owner: { userId: string; organizationId: string } | null;
-  pick: (turn: TurnRef, rows: ApprovalRow[]) => ApprovalRow[];
-  state: "approved" | "denied" | "expired";
-  reason: string | null;
-  decidedBy: string | null;
-  source: "user" | "timeout";
-  /** Remember the approval as a grant of the tool for calls with the same key. */
-  grant?: { days: number; createdBy: string } | null;
-}): Promise<Decided | null> {
+async function decide(
+  engine: TurnContinuation,
+  {
+    workstreamId,
+    turnId,
+    owner,
+    pick,
+    state,
+    reason,
+    decidedBy,
+    source,
+    grant = null,
+  }: {
+    workstreamId: string;
+    turnId: string;
+    /** The answering member: the turn must be in a workstream they own. Null for the expiry. */
+    owner: { userId: string; organizationId: string } | null;
+    pick: (turn: AnsweredTurn, rows: ApprovalRow[]) => ApprovalRow[];
+    state: "approved" | "denied" | "expired";
+    reason: string | null;
+    decidedBy: string | null;
+    source: "user" | "timeout";
+    /** Remember the approval as a grant of the tool for calls with the same key. */
+    grant?: { days: number; createdBy: string } | null;
+  },
+): Promise<Decided | null> {
   return transaction(async (tx) => {
     // Answers, stops and the log's offsets of this workstream take turns.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${workstreamId}))`);
@@ -186,7 +182,7 @@ async function decide({
       if (owner) throw new AppError("not_found:approval");
       return null;
     }
-    const ref: TurnRef = { ...turn.turn, ownerId: turn.ownerId };
+    const ref: AnsweredTurn = { ...turn.turn, ownerId: turn.ownerId };
     const rows = await turnApprovals(tx, turnId);
     const chosen = pick(ref, rows);
     if (chosen.length === 0) return null;
@@ -194,7 +190,7 @@ async function decide({
     if (decided.length === 0) return null;
     const answeredIds = new Set(decided.map((row) => row.id));
     const remaining = rows.filter((row) => row.state === "pending" && !answeredIds.has(row.id));
-    const inputs = await recordInMessage(tx, ref, decided);
+    const inputs = await engine.recordAnswers(tx, ref, decided);
     if (grant) {
       for (const row of decided) {
         await createGrant(tx, {
@@ -217,85 +213,17 @@ async function decide({
     const serverRunId = remaining.length === 0 ? crypto.randomUUID() : null;
     if (serverRunId) chunks.push(statusChunk(turnId, { state: "acknowledged" }));
     const events = await appendEventsLocked({ workstreamId, turnId, chunks, tx });
-    if (serverRunId) await takeBack(tx, ref, serverRunId, events[0]?.offset ?? null);
+    if (serverRunId) await engine.takeBack(tx, ref, serverRunId, events[0]?.offset ?? null);
     return { turn: ref, decided, remaining, events, serverRunId };
   });
 }
 
-/**
- * The decisions go into the kept answer, as the AI SDK's `approval-responded` parts. Returns the
- * calls' inputs by approval id, as they were kept.
- */
-async function recordInMessage(
-  tx: Tx,
-  turn: TurnRef,
-  decided: ApprovalRow[],
-): Promise<Map<string, unknown>> {
-  const inputs = new Map<string, unknown>();
-  const [row] = await tx
-    .select({ parts: messages.parts })
-    .from(messages)
-    .where(
-      and(eq(messages.workstreamId, turn.workstreamId), eq(messages.id, turn.assistantMessageId)),
-    )
-    .limit(1);
-  if (!row) return inputs;
-  const byId = new Map(decided.map((approval) => [approval.id, approval]));
-  const parts = (row.parts as Array<Record<string, unknown>>).map((part) => {
-    const approval = part.approval as { id?: string } | undefined;
-    const answer = approval?.id ? byId.get(approval.id) : undefined;
-    if (!answer || part.state !== "approval-requested") return part;
-    if (approval?.id) inputs.set(approval.id, part.input);
-    return {
-      ...part,
-      state: "approval-responded",
-      approval: {
-        ...approval,
-        approved: answer.state === "approved",
-        ...(answer.reason ? { reason: answer.reason } : {}),
-      },
-    };
-  });
-  await tx
-    .update(messages)
-    .set({ parts, updatedAt: sql`now()` })
-    .where(
-      and(eq(messages.workstreamId, turn.workstreamId), eq(messages.id, turn.assistantMessageId)),
-    );
-  return inputs;
-}
-
-/**
- * The turn is taken back to go on: active again, run by this process under a lease, with the
- * workstream's busy flag; `resumed_offset` is where its events continue the kept answer.
- */
-async function takeBack(
-  tx: Tx,
-  turn: TurnRef,
-  serverRunId: string,
-  resumedOffset: number | null,
-): Promise<void> {
-  await tx
-    .update(turns)
-    .set({
-      state: "active",
-      serverRunId,
-      ownerId: PROCESS_ID,
-      leaseExpiresAt: sql`now() + ${`${config.turns.leaseMs} milliseconds`}::interval`,
-      resumedOffset,
-      reason: null,
-      errorCode: null,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(turns.id, turn.id), eq(turns.state, "suspended")));
-  await tx
-    .update(workstreams)
-    .set({ activeRunId: serverRunId })
-    .where(eq(workstreams.id, turn.workstreamId));
-}
-
 /** After commit: the decision reaches every tab, and a turn taken back goes on here. */
-async function announce(result: Decided, workstreamId: string): Promise<void> {
+async function announce(
+  engine: TurnContinuation,
+  result: Decided,
+  workstreamId: string,
+): Promise<void> {
   const { turn, events, serverRunId } = result;
   await (await getFanout()).publish(events).catch((error: unknown) => {
     // Committed: followers catch up from the log on their next poll.
@@ -308,6 +236,6 @@ async function announce(result: Decided, workstreamId: string): Promise<void> {
   }).catch((error: unknown) => console.error("[approvals] live update failed:", error));
   if (serverRunId) {
     const lastOffset = events.at(-1)?.offset ?? 0;
-    continueTurn({ turnId: turn.id, workstreamId, serverRunId, lastOffset });
+    engine.continueTurn({ turnId: turn.id, workstreamId, serverRunId, lastOffset });
   }
 }
