@@ -45,7 +45,10 @@ async function buildAuth(secure: boolean) {
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       autoSignIn: true,
     },
-    session: { cookieCache: { enabled: true, maxAge: 60 } },
+    // No cookie cache: the app reads every session from the database (./session.ts), so a cached
+    // copy would only add a signed cookie to each response and let better-auth's own endpoints
+    // trust a session for a while after it was signed out.
+    session: { cookieCache: { enabled: false } },
     // Sign-in and sign-up are limited per client address (3 per 10 s) in production builds;
     // WORKSTREAMS_AUTH_RATE_LIMIT turns that on or off anywhere.
     rateLimit: { enabled: authRateLimitEnabled() },

@@ -75,8 +75,8 @@ export async function removeMember({
   const db = await getDb();
   await db.transaction(async (tx) => {
     await tx.delete(member).where(eq(member.id, target.id));
-    // Their sessions stop pointing at this organization; the next request (once the 60 s cookie
-    // cache lapses) opens their first remaining organization instead.
+    // Their sessions stop pointing at this organization; their next request opens their first
+    // remaining organization instead.
     await tx
       .update(session)
       .set({ activeOrganizationId: null })

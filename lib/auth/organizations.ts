@@ -72,6 +72,37 @@ export async function firstOrganizationId({ userId }: { userId: string }): Promi
   return row?.organizationId ?? null;
 }
 
+/**
+ * The membership a session acts in: the one in its active organization, or the user's first
+ * when none is active. Null when there is none (a removed member's session still names the
+ * organization: it gets none, never another one's).
+ */
+export async function findSessionMembership({
+  userId,
+  activeOrganizationId,
+}: {
+  userId: string;
+  activeOrganizationId: string | null;
+}): Promise<{ organizationId: string; organizationName: string; role: Role } | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      organizationId: member.organizationId,
+      organizationName: organization.name,
+      role: member.role,
+    })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(
+      activeOrganizationId === null
+        ? eq(member.userId, userId)
+        : and(eq(member.userId, userId), eq(member.organizationId, activeOrganizationId)),
+    )
+    .orderBy(asc(member.createdAt))
+    .limit(1);
+  return row ? { ...row, role: toRole(row.role) } : null;
+}
+
 export async function getMembership({
   userId,
   organizationId,

@@ -1,6 +1,6 @@
+// Removed once the turn opener takes a Viewer (issue 42).
 // The session token from a request's cookie, verified the way better-auth signs it (HMAC-SHA256
-// with the auth secret), so the viewer can be looked up with one indexed query instead of going
-// through better-auth's session endpoint on every request.
+// with the auth secret), for the turn opener's statement that still reads the session itself.
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "./secret";

@@ -2,24 +2,20 @@
 // an invitation is how someone without one joins).
 import "server-only";
 import { AppError } from "@/lib/kernel/errors";
-import { getAuth } from "./auth";
+import { readSession } from "./session";
 
 export async function requireSessionUser(
   request: Request,
 ): Promise<{ userId: string; email: string }> {
-  const auth = await getAuth(request.headers);
-  const session = await auth.api.getSession({ headers: request.headers });
+  const session = await readSession(request.headers);
   if (!session) throw new AppError("unauthorized:auth");
-  return { userId: session.user.id, email: session.user.email };
+  return { userId: session.userId, email: session.email };
 }
 
 /** The signed-in user of a page request, or null. */
 export async function findSessionUser(
   headers: Headers,
 ): Promise<{ userId: string; email: string; name: string } | null> {
-  const auth = await getAuth(headers);
-  const session = await auth.api.getSession({ headers });
-  return session
-    ? { userId: session.user.id, email: session.user.email, name: session.user.name }
-    : null;
+  const session = await readSession(headers);
+  return session ? { userId: session.userId, email: session.email, name: session.userName } : null;
 }

@@ -5,13 +5,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
 import { turns } from "@/db/schema";
-import {
-  type Caller,
-  callerOf,
-  callerSql,
-  resolveViewer,
-  viewerOrRefusal,
-} from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/auth/viewer";
 import { AppError } from "@/lib/kernel/errors";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import {
@@ -78,43 +72,36 @@ export type FollowStart = {
 };
 
 type FollowStartRow = {
-  caller: unknown;
-  /** Null when no workstream of the caller's matched. */
+  /** Null when no workstream of the viewer's matched. */
   latest: number | string | null;
   running: string | null;
   events: Array<{ offset: number | string; turn_id: string; chunk: LoggedChunk }> | string | null;
 };
 
 /**
- * Starts following a workstream the caller owns, after an offset (`after`, the query, wins over
+ * Starts following a workstream the viewer owns, after an offset (`after`, the query, wins over
  * `lastEventId`, the header an EventSource resends; else 0). It subscribes first, then reads in
- * one statement the caller's session (unless checked already), the ownership, the log's last
- * offset (an offset beyond it is refused), the running turn and the first page of events, so
- * nothing committed in between is missed.
+ * one statement the ownership, the log's last offset (an offset beyond it is refused), the
+ * running turn and the first page of events, so nothing committed in between is missed.
  */
 export async function openFollow({
-  caller,
+  viewer,
   workstreamId,
   after,
   lastEventId,
 }: {
-  caller: Caller;
+  viewer: Viewer;
   workstreamId: string;
   after?: string | null;
   lastEventId?: string | null;
 }): Promise<FollowStart> {
   const offset = parseOffset(after ?? lastEventId ?? "0");
-  if (offset === null) {
-    // Refused, but a missing session or membership is said first.
-    if ("session" in caller) viewerOrRefusal(await resolveViewer(caller.session.headers));
-    throw new AppError("bad_request:offset");
-  }
+  if (offset === null) throw new AppError("bad_request:offset");
   const subscription = new WorkstreamSubscription(await getFanout(), workstreamId);
   try {
     const _db = await getDb();
-    const who = callerSql(caller);
     const [row] = await executePrepared<FollowStartRow>(sql`
-        with ${who.cte} followed as (
+        with followed as (
           select
             (select coalesce(max(e."offset"), 0) from "turn_events" e
               where e."workstream_id" = w."id") as latest,
@@ -127,11 +114,10 @@ export async function openFollow({
                 where "workstream_id" = w."id" and "offset" > ${offset}
                 order by "offset" limit ${READ_LIMIT}) p) as events
           from "workstreams" w
-          where w."id" = ${workstreamId} and w."organization_id" = ${who.organizationId}
-            and w."owner_id" = ${who.userId}
+          where w."id" = ${workstreamId} and w."organization_id" = ${viewer.organizationId}
+            and w."owner_id" = ${viewer.userId}
         )
-        select ${who.row} as caller, f.* from (select 1) as one left join followed f on true`);
-    await callerOf(caller, row?.caller ?? null);
+        select f.* from (select 1) as one left join followed f on true`);
     if (!row || row.latest === null) throw new AppError("not_found:workstream");
     const latest = Number(row.latest);
     if (offset > latest) {

@@ -6,7 +6,7 @@ import { and, desc, eq, gte, lt, lte, sql } from "drizzle-orm";
 import { encode } from "gpt-tokenizer";
 import { executePrepared, getDb } from "@/db/client";
 import { messages } from "@/db/schema";
-import { type Caller, callerOf, callerSql } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/kernel/errors";
 
@@ -125,53 +125,48 @@ function pageOf(newestFirst: WorkstreamMessage[], take: number): HistoryPage {
 }
 
 type HistoryPageRow = {
-  caller: unknown;
   workstream_id: string | null;
   anchor_seq: string | number | bigint | null;
   rows: WorkstreamMessage[] | string | null;
 };
 
 /**
- * A page of the caller's workstream for the history route: the session check, the workstream's
- * ownership, the cursor and the page in one statement. Each was a statement of its own, and a
- * page is read on every chat page load and every scroll back; building four statements per page
- * was also most of what a page allocated, which made the collector run mid-request. Refusals
- * keep their order: the session (401/403), then the workstream (404), then the cursor (400).
+ * A page of the viewer's workstream for the history route: the ownership, the cursor and the
+ * page in one statement, read on every chat page load and every scroll back. The viewer is
+ * checked first (401/403), then the workstream (404), then the cursor (400).
  */
 export async function readHistoryPage({
-  caller,
+  viewer,
   workstreamId,
   take = config.history.defaultTake,
   beforeMessageId,
 }: {
-  caller: Caller;
+  viewer: Viewer;
   workstreamId: string;
   take?: number;
   beforeMessageId?: string;
 }): Promise<HistoryPage> {
-  const who = callerSql(caller);
   const cursor = beforeMessageId ?? null;
   const workstream = sql`(select "id" from ws)`;
   // Two texts, not one with "cursor is null or ...": each keeps its own plan, and both walk the
   // (workstream, seq) index backwards from where the page starts.
   const before = cursor === null ? sql`` : sql`and m."seq" < (select "seq" from anchor)`;
   const [row] = await executePrepared<HistoryPageRow>(sql`
-      with ${who.cte} ws as (
+      with ws as (
         select w."id" from "workstreams" w
-        where w."id" = ${workstreamId} and w."organization_id" = ${who.organizationId}
-          and w."owner_id" = ${who.userId}
+        where w."id" = ${workstreamId} and w."organization_id" = ${viewer.organizationId}
+          and w."owner_id" = ${viewer.userId}
       ), anchor as (
         select m."seq" from "messages" m
         where m."workstream_id" = ${workstream} and m."id" = ${cursor}::text
       )
-      select ${who.row} as caller, ${workstream} as workstream_id,
+      select ${workstream} as workstream_id,
         (select "seq" from anchor) as anchor_seq,
         (select json_agg(json_build_object('id', p."id", 'role', p."role", 'parts', p."parts",
             'metadata', p."metadata") order by p."seq" desc)
           from (select m."id", m."role", m."parts", m."metadata", m."seq" from "messages" m
             where m."workstream_id" = ${workstream} ${before}
             order by m."seq" desc limit ${take + 1}) p) as rows`);
-  await callerOf(caller, row?.caller ?? null);
   if (!row?.workstream_id) throw new AppError("not_found:workstream");
   if (cursor !== null && row.anchor_seq === null) throw new AppError("bad_request:cursor");
   // Built by the statement with exactly a message's four fields.

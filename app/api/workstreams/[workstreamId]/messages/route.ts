@@ -62,9 +62,8 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
     );
   },
   GET: async ({ request, params, query }) => {
-    // The page's own statement checks the session: one round trip, not three or four.
     const page = await readHistoryPage({
-      caller: { session: claimSession(request) },
+      viewer: await requireViewer(request),
       workstreamId: params.workstreamId,
       ...query,
     });
