@@ -9,6 +9,8 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { executePrepared, type Tx, transaction } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { fromJson } from "@/db/json";
 import type { MemoryScope, MemorySource } from "@/db/schema/memories";
 import { config } from "@/lib/config";
 import { errorClass } from "@/lib/kernel/error-class";
@@ -108,7 +110,7 @@ function toMemory(row: MemoryRow): Memory {
     scope: row.scope,
     importance: Number(row.importance),
     text: row.text,
-    sources: typeof row.sources === "string" ? JSON.parse(row.sources) : row.sources,
+    sources: fromJson(row.sources),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -118,12 +120,6 @@ function toMemory(row: MemoryRow): Memory {
 function ownedBy(owner: MemoryOwner) {
   return sql`"organization_id" = ${owner.organizationId}
     and "owner_id" is not distinct from ${owner.userId}::text`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  return code === "23505";
 }
 
 export type NewMemory = {

@@ -8,6 +8,8 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { fromJson } from "@/db/json";
 import type { MemorySource } from "@/db/schema/memories";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/kernel/errors";
@@ -89,7 +91,7 @@ function toSkill(row: SkillRow): Skill {
     ownerId: row.owner_id,
     name: row.name,
     whenToUse: row.when_to_use,
-    steps: typeof row.steps === "string" ? JSON.parse(row.steps) : row.steps,
+    steps: fromJson(row.steps),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -98,12 +100,6 @@ function toSkill(row: SkillRow): Skill {
 function ownedBy(owner: SkillOwner): SQL {
   return sql`"organization_id" = ${owner.organizationId}
     and "owner_id" is not distinct from ${owner.userId}::text`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  return code === "23505";
 }
 
 /**

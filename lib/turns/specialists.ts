@@ -17,6 +17,7 @@ import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
 import { renderWorkstreamState } from "@/lib/state/render";
 import { applyStateDelta } from "@/lib/state/store";
+import { textOf } from "@/lib/text/message-text";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import type { StageScope } from "./bus";
 import type { HistoryMessage, KeptContext } from "./context-window";
@@ -83,13 +84,6 @@ function findSpecialist(specialists: AgentConfig[], asked: string): AgentConfig 
 
 const TEXT_SEND_EVERY = 120;
 const CONTRIBUTION_MAX_CHARS = 480;
-
-function textOf(message: WorkstreamMessage): string {
-  return message.parts
-    .map((part) => (part.type === "text" ? part.text : ""))
-    .filter(Boolean)
-    .join("\n");
-}
 
 /**
  * What the specialist reads: its persona, who asks and why, and the workstream state; then the
