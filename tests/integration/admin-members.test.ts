@@ -5,7 +5,7 @@ import type { AdminMember } from "@/lib/admin/members";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
 import type { InvitationSummary } from "@/lib/auth/invitations";
 import { appHarness } from "../support/harness";
-import { HttpClient, type SignedUpUser, signUp } from "../support/http-client";
+import { HttpClient, type SignedUpUser } from "../support/http-client";
 import { createGroup, joinOrganization } from "./workstreams-support/helpers";
 
 type ErrorBody = { error: { code: string } };
@@ -16,8 +16,8 @@ let owner: SignedUpUser;
 let admin: SignedUpUser;
 
 beforeAll(async () => {
-  owner = await signUp(app.url, "Team Owner");
-  admin = await signUp(app.url, "Team Admin");
+  owner = await app.signUp("Team Owner");
+  admin = await app.signUp("Team Admin");
   await joinOrganization(admin, owner.organizationId, "admin");
 });
 
@@ -64,7 +64,7 @@ describe("members", () => {
     );
     expect(pending.body.invitations.map((item) => item.email)).toContain(email);
 
-    const stranger = await signUp(app.url, "Not Invited");
+    const stranger = await app.signUp("Not Invited");
     const refused = await stranger.client.json<ErrorBody>(
       `/api/invitations/${created.body.invitation.id}/accept`,
       { method: "POST" },
@@ -133,7 +133,7 @@ describe("members", () => {
   });
 
   it("W1 changes roles within the rules: only owners touch owners, one owner always stays", async () => {
-    const person = await signUp(app.url, "Role Person");
+    const person = await app.signUp("Role Person");
     await joinOrganization(person, owner.organizationId, "member");
     const personId = await memberIdOf(person);
     const promote = await admin.client.json<{ role: string }>(`/api/admin/members/${personId}`, {
@@ -169,7 +169,7 @@ describe("members", () => {
   });
 
   it("W1 removing a member keeps their workstreams with the organization, listed for admins", async () => {
-    const leaver = await signUp(app.url, "Leaving Member");
+    const leaver = await app.signUp("Leaving Member");
     await joinOrganization(leaver, owner.organizationId, "member");
     const stream = await createGroup(leaver.client, "Handover notes");
     const leaverId = await memberIdOf(leaver);

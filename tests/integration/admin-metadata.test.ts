@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
 import { wireDomains } from "@/root/wiring";
 import { appHarness } from "../support/harness";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import type { SignedUpUser } from "../support/http-client";
 import { listApiRoutes } from "../support/routes";
 import { readSse } from "../support/sse";
 import {
@@ -23,8 +23,8 @@ let member: SignedUpUser;
 const open: LiveFollower[] = [];
 
 beforeAll(async () => {
-  owner = await signUp(app.url, "Metadata Owner");
-  member = await signUp(app.url, "Metadata Member");
+  owner = await app.signUp("Metadata Owner");
+  member = await app.signUp("Metadata Member");
   await joinOrganization(member, owner.organizationId, "member");
 });
 afterAll(async () => {

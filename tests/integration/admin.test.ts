@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminTurn, AdminWorkstream } from "@/lib/admin/workstreams";
 import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { appHarness } from "../support/harness";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
 import { createGroup, joinOrganization, sendTo, waitIdle } from "./workstreams-support/helpers";
 
@@ -19,10 +19,10 @@ let worker: SignedUpUser;
 let outsider: SignedUpUser;
 
 beforeAll(async () => {
-  owner = await signUp(app.url, "Admin Owner");
-  admin = await signUp(app.url, "Admin Admin");
-  worker = await signUp(app.url, "Admin Worker");
-  outsider = await signUp(app.url, "Admin Outsider");
+  owner = await app.signUp("Admin Owner");
+  admin = await app.signUp("Admin Admin");
+  worker = await app.signUp("Admin Worker");
+  outsider = await app.signUp("Admin Outsider");
   await joinOrganization(admin, owner.organizationId, "admin");
   await joinOrganization(worker, owner.organizationId, "member");
 });

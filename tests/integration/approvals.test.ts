@@ -17,7 +17,6 @@ import { closeTurn } from "@/lib/turns/turn-store";
 import { wireDomains } from "@/root/wiring";
 import { send, userMessage } from "../support/fixtures";
 import { appHarness } from "../support/harness";
-import { signUp } from "../support/http-client";
 import { messageText, readSse, statuses, textOf } from "../support/sse";
 import {
   answer,
@@ -266,7 +265,7 @@ describe("a tool that needs approval", () => {
       "tell my Launch notes workstream: hello",
     );
     const approvalId = String(approvalIds[0]);
-    const stranger = await signUp(app.url, "Stranger");
+    const stranger = await app.signUp("Stranger");
     const foreign = await answer(stranger.client, desk, turnId, approvalId, { approved: true });
     expect(foreign.status).toBe(404);
     const forged = await answer(desk.client, desk, turnId, "approval_forged", { approved: true });

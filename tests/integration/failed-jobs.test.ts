@@ -11,7 +11,6 @@ import { listFailedJobs } from "@/lib/admin/failed-jobs";
 import { turnCompleted } from "@/lib/jobs/events";
 import { AppError } from "@/lib/kernel/errors";
 import { appHarness } from "../support/harness";
-import { signUp } from "../support/http-client";
 import { createGroup } from "./workstreams-support/helpers";
 
 const app = appHarness();
@@ -35,8 +34,8 @@ function eventFor(workstreamId: string, organizationId: string) {
 
 describe("failed jobs", () => {
   it("J4 lists an organization's failed jobs, newest first, with codes only and nobody else's", async () => {
-    const ours = await signUp(app.url, "Failed Owner");
-    const theirs = await signUp(app.url, "Other Owner");
+    const ours = await app.signUp("Failed Owner");
+    const theirs = await app.signUp("Other Owner");
     const kept = await createGroup(ours.client, "Harbor plan");
     const gone = await createGroup(ours.client, "Old plan");
     const foreign = await createGroup(theirs.client, "Their plan");
@@ -94,7 +93,7 @@ describe("failed jobs", () => {
   });
 
   it("J4 recording the same failure twice keeps one record", async () => {
-    const owner = await signUp(app.url, "Twice Owner");
+    const owner = await app.signUp("Twice Owner");
     const group = await createGroup(owner.client);
     const event = eventFor(group.id, owner.organizationId);
     for (let i = 0; i < 2; i++) {

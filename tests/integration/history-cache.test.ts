@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { executePrepared } from "@/db/client";
 import { forgetHistory, heldHistory } from "@/lib/turns/history-cache";
-import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { type Owner, send } from "../support/fixtures";
 import { appHarness } from "../support/harness";
 import { watchSentRequests } from "../support/sent-requests";
 import { readSse, statuses } from "../support/sse";
@@ -16,7 +16,7 @@ const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" } });
 let owner: Owner;
 
 beforeAll(async () => {
-  owner = await userWithWorkstream(app.url, "History Holder");
+  owner = await app.owner("History Holder");
 });
 
 /** A model message as "role: text", its text parts joined (the history's text, in order). */

@@ -11,7 +11,7 @@ import { recentActivity as recentActivityJob } from "@/inngest/functions/recent-
 import { titleGeneration } from "@/inngest/functions/title-generation";
 import { turnCompleted } from "@/lib/jobs/events";
 import { appHarness } from "../support/harness";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
 import { createGroup, sendTo, waitIdle } from "./workstreams-support/helpers";
 
@@ -19,7 +19,7 @@ const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" } });
 let member: SignedUpUser;
 
 beforeAll(async () => {
-  member = await signUp(app.url, "Jobs Member");
+  member = await app.signUp("Jobs Member");
 });
 
 function engineFor(id: string) {

@@ -12,7 +12,7 @@ import { addMemoryNote } from "@/lib/memory/block";
 import type { ContextView } from "@/lib/state/schema";
 import { wireDomains } from "@/root/wiring";
 import { appHarness } from "../support/harness";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
 import {
   createGroup,
@@ -30,8 +30,8 @@ let member: SignedUpUser;
 const open: LiveFollower[] = [];
 
 beforeAll(async () => {
-  owner = await signUp(app.url, "Memory Owner");
-  member = await signUp(app.url, "Memory Member");
+  owner = await app.signUp("Memory Owner");
+  member = await app.signUp("Memory Member");
   await joinOrganization(member, owner.organizationId, "member");
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 // The offline model introduces itself once per workstream, through the real turn path (history
 // as the turn composes it, tool steps included), and its sample tool inputs look real.
 import { describe, expect, it } from "vitest";
-import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { type Owner, send } from "../support/fixtures";
 import { appHarness } from "../support/harness";
 import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
 
@@ -22,7 +22,7 @@ const notes = (events: SseEvent[]) => textOf(events).match(NOTE)?.length ?? 0;
 
 describe("the offline model's note", () => {
   it("UI15 says it is the offline model in the first answer of a workstream only, over several turns (a tool turn included)", async () => {
-    const owner = await userWithWorkstream(app.url, "Note Once");
+    const owner = await app.owner("Note Once");
     const asked = [
       "What is a vector database?",
       "How would I pick one for a small team?",
@@ -35,7 +35,7 @@ describe("the offline model's note", () => {
     expect(counts).toEqual([1, 0, 0, 0, 0]);
 
     // Another workstream is another conversation: it is told once again.
-    const other = await userWithWorkstream(app.url, "Note Again");
+    const other = await app.owner("Note Again");
     expect(notes(await turn(other, "What is a vector database?"))).toBe(1);
     expect(notes(await turn(other, "And a graph database?"))).toBe(0);
 
@@ -54,7 +54,7 @@ describe("the offline model's note", () => {
   });
 
   it("UI15 calls current_time with an IANA time zone, not a date", async () => {
-    const owner = await userWithWorkstream(app.url, "Time Zone");
+    const owner = await app.owner("Time Zone");
     const zones: string[] = [];
     // The zone is optional, and the offline model leaves optional fields out now and then.
     for (const text of [

@@ -7,7 +7,7 @@ import { bootstrapMember } from "@/lib/workstreams/onboarding";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
 import { wireDomains } from "@/root/wiring";
 import { appHarness } from "../support/harness";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
 import { joinOrganization, sendTo, waitIdle } from "./workstreams-support/helpers";
 
@@ -28,7 +28,7 @@ async function coreTypes(user: SignedUpUser): Promise<Array<string | null>> {
 
 describe("bootstrap", () => {
   it("W2 a new member starts in onboarding with only the onboarding direct agents", async () => {
-    const user = await signUp(app.url, "New Member");
+    const user = await app.signUp("New Member");
     expect((await user.client.json("/api/onboarding")).body).toEqual({ state: "onboarding" });
     const started = await user.client.json("/api/onboarding", { method: "POST" });
     expect(started.body).toEqual({ state: "onboarding" });
@@ -40,7 +40,7 @@ describe("bootstrap", () => {
   });
 
   it("W2 W4 completing onboarding provisions the completed direct agents and core workstreams once", async () => {
-    const user = await signUp(app.url, "Finishing Member");
+    const user = await app.signUp("Finishing Member");
     await user.client.json("/api/onboarding", { method: "POST" });
     const done = await user.client.json<{
       state: string;
@@ -70,8 +70,8 @@ describe("bootstrap", () => {
   });
 
   it("W2 onboarding is per organization: joining another one starts onboarding there", async () => {
-    const owner = await signUp(app.url, "Org Founder");
-    const user = await signUp(app.url, "Joining Member");
+    const owner = await app.signUp("Org Founder");
+    const user = await app.signUp("Joining Member");
     await user.client.json("/api/onboarding/complete", { method: "POST" });
     await joinOrganization(user, owner.organizationId, "member");
     expect((await user.client.json("/api/onboarding")).body).toEqual({ state: "onboarding" });
@@ -80,7 +80,7 @@ describe("bootstrap", () => {
   });
 
   it("W2 a bootstrap after completion heals missing workstreams", async () => {
-    const user = await signUp(app.url, "Healing Member");
+    const user = await app.signUp("Healing Member");
     await user.client.json("/api/onboarding/complete", { method: "POST" });
     const [daily] = (await user.client.json<List>("/api/workstreams?mode=group&core=true")).body
       .workstreams;
@@ -99,7 +99,7 @@ describe("bootstrap", () => {
 
 describe("the chief's complete_onboarding tool", () => {
   it("W2 W4 the chief completes onboarding from the onboarding conversation", async () => {
-    const user = await signUp(app.url, "Chatty Member");
+    const user = await app.signUp("Chatty Member");
     await user.client.json("/api/onboarding", { method: "POST" });
     const [chief] = (await user.client.json<List>("/api/workstreams?mode=direct")).body.workstreams;
     if (!chief) throw new Error("no chief workstream");

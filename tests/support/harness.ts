@@ -24,7 +24,7 @@ export type TestApp = {
   /** A new user who joins `organizationId` with `role`, which becomes their active one. */
   memberOf(organizationId: string, role: Role, name: string): Promise<SignedUpUser>;
   /** A new user with a direct workstream. */
-  owner(name: string): Promise<Owner>;
+  owner(name?: string): Promise<Owner>;
   /** A group workstream titled "<name> notes" of `user`, or of a new user called `name`. */
   withGroup(name: string, user?: SignedUpUser): Promise<GroupMember>;
 };
