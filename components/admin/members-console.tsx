@@ -8,6 +8,7 @@ import { RoleBadge } from "@/components/shell/role-badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
+import { useEditableList } from "@/components/ui/use-editable-list";
 import type { AdminMember } from "@/lib/admin/members";
 import { ApiError, callApi } from "@/lib/api-client/call-api";
 import type { Role } from "@/lib/auth/organizations";
@@ -25,7 +26,7 @@ export function MembersConsole({
   initialMembers: AdminMember[];
   initialInvitations: InvitationWithUrl[];
 }) {
-  const [members, setMembers] = useState(initialMembers);
+  const members = useEditableList(initialMembers);
   const [invitations, setInvitations] = useState(initialInvitations);
   const [error, setError] = useState<string | null>(null);
   const confirm = useConfirm();
@@ -43,9 +44,7 @@ export function MembersConsole({
         method: "PATCH",
         json: { role },
       });
-      setMembers((list) =>
-        list.map((item) => (item.id === member.id ? { ...item, role: result.role } : item)),
-      );
+      members.replace({ ...member, role: result.role });
     } catch (failure) {
       setError(messageOf(failure));
     }
@@ -62,7 +61,7 @@ export function MembersConsole({
       tone: "danger",
       onConfirm: async () => {
         await callApi(`/api/admin/members/${member.id}`, { method: "DELETE" });
-        setMembers((list) => list.filter((item) => item.id !== member.id));
+        members.drop(member.id);
       },
     });
   };
@@ -84,11 +83,11 @@ export function MembersConsole({
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <section aria-labelledby="members-title">
         <h2 id="members-title" className="text-sm font-semibold text-fg">
-          Members <span className="font-normal text-fg-subtle">· {members.length}</span>
+          Members <span className="font-normal text-fg-subtle">· {members.items.length}</span>
         </h2>
         <FormAlert className="mt-2">{error}</FormAlert>
         <ul className="mt-2 divide-y divide-border rounded-xl border border-border">
-          {members.map((member) => {
+          {members.items.map((member) => {
             const self = member.userId === viewer.userId;
             // Admins do not manage owners; nobody changes their own role here (no lock-outs).
             const locked = (member.role === "owner" && !isOwner) || self;

@@ -16,6 +16,7 @@ import { cx } from "@/components/ui/class-names";
 import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
+import { useEditableList } from "@/components/ui/use-editable-list";
 import { callApi } from "@/lib/api-client/call-api";
 import type { OrganizationMemoryView } from "@/lib/memory/views";
 
@@ -151,7 +152,7 @@ export function MemoriesConsole({
   initial: Page;
   textMaxChars: number;
 }) {
-  const [page, setPage] = useState(initial);
+  const list = useEditableList(initial.memories, initial.hasMore);
   const [search, setSearch] = useState("");
   const [applied, setApplied] = useState("");
   const [searching, setSearching] = useState(false);
@@ -173,7 +174,8 @@ export function MemoriesConsole({
     setError(null);
     try {
       const q = search.trim();
-      setPage(await load(q));
+      const first = await load(q);
+      list.showPage({ items: first.memories, hasMore: first.hasMore });
       setApplied(q);
     } catch (failure) {
       setError(messageOf(failure));
@@ -186,8 +188,8 @@ export function MemoriesConsole({
     setLoadingMore(true);
     setError(null);
     try {
-      const next = await load(applied, page.memories.at(-1)?.id);
-      setPage({ memories: [...page.memories, ...next.memories], hasMore: next.hasMore });
+      const next = await load(applied, list.items.at(-1)?.id);
+      list.addPage({ items: next.memories, hasMore: next.hasMore });
     } catch (failure) {
       setError(messageOf(failure));
     } finally {
@@ -200,10 +202,7 @@ export function MemoriesConsole({
       `/api/admin/memories/${encodeURIComponent(row.id)}`,
       { method: "PATCH", json: change },
     );
-    setPage((current) => ({
-      ...current,
-      memories: current.memories.map((item) => (item.id === row.id ? result.memory : item)),
-    }));
+    list.replace(result.memory);
   };
 
   const remove = (row: MemoryRow) => {
@@ -214,10 +213,7 @@ export function MemoriesConsole({
       tone: "danger",
       onConfirm: async () => {
         await callApi(`/api/admin/memories/${encodeURIComponent(row.id)}`, { method: "DELETE" });
-        setPage((current) => ({
-          ...current,
-          memories: current.memories.filter((item) => item.id !== row.id),
-        }));
+        list.drop(row.id);
       },
     });
   };
@@ -255,7 +251,7 @@ export function MemoriesConsole({
         <FormAlert>{error}</FormAlert>
         <MemoryList
           label="Organization memories"
-          rows={page.memories.map(rowOf)}
+          rows={list.items.map(rowOf)}
           textMaxChars={textMaxChars}
           empty={
             applied
@@ -265,7 +261,7 @@ export function MemoriesConsole({
           onSave={save}
           onDelete={remove}
         />
-        {page.hasMore ? (
+        {list.hasMore ? (
           <Button
             variant="secondary"
             size="sm"
@@ -277,15 +273,7 @@ export function MemoriesConsole({
         ) : null}
       </section>
       <div>
-        <AddMemoryForm
-          textMaxChars={textMaxChars}
-          onAdded={(memory) => {
-            setPage((current) => ({
-              ...current,
-              memories: [memory, ...current.memories.filter((item) => item.id !== memory.id)],
-            }));
-          }}
-        />
+        <AddMemoryForm textMaxChars={textMaxChars} onAdded={(memory) => list.putFirst(memory)} />
       </div>
       <ConfirmDialog {...confirm.dialog} />
     </div>

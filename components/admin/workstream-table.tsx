@@ -7,7 +7,7 @@ import {
   ArchiveRestoreIcon as UnarchiveIcon,
 } from "lucide-react";
 import { AdminRunsButton } from "@/components/inspector/admin-runs-button";
-import { LastActive, RunningDot } from "@/components/sidebar/workstream-row";
+import { LastActive, RunningDot } from "@/components/sidebar/workstream-item";
 import { Button } from "@/components/ui/button";
 // The admin workstream list: a table from 1024px up, cards below. Each row shows owner, kind,
 // status, last activity, running state, messages, tokens and cost; a running workstream has a

@@ -14,6 +14,7 @@ import type {
   TurnStatusEvent,
   WorkstreamDescription,
 } from "@/lib/chat-client/wire";
+import type { ContextSectionName } from "@/lib/state/schema";
 import { ApprovalContext } from "./approval-card";
 import { FilesContext } from "./attachments";
 import { ChatHeader } from "./chat-header";
@@ -60,7 +61,11 @@ export type ChatViewProps = {
   /** The server's limits the page must respect, from its settings. */
   limits: ChatLimits;
   /** The workstream context panel: open beside the chat as this browser left it, and its limits. */
-  contextPanel: { initiallyOpen: boolean; limits: StateLimits };
+  contextPanel: {
+    initiallyOpen: boolean;
+    limits: StateLimits;
+    sectionOrder: readonly ContextSectionName[];
+  };
   /** The workstream's tool permissions (security mode, allowlist) and its agent's tools. */
   toolSettings: ToolSettings;
 };
@@ -291,6 +296,7 @@ export function ChatView({
                 context,
                 agentNames,
                 limits: contextPanel.limits,
+                sectionOrder: contextPanel.sectionOrder,
               }}
             />
           </div>

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
+import { useEditableList } from "@/components/ui/use-editable-list";
 import { callApi } from "@/lib/api-client/call-api";
 import type { OrganizationMemoryView, OwnMemoryView } from "@/lib/memory/views";
 import { MemoryList, type MemoryRow, messageOf } from "./memory-list";
@@ -63,8 +64,8 @@ export function MemoriesView({
   textMaxChars: number;
   agentNames: Record<string, string>;
 }) {
-  const [own, setOwn] = useState(initial.own);
-  const [organization, setOrganization] = useState(initial.organization);
+  const own = useEditableList(initial.own.memories, initial.own.hasMore);
+  const organization = useEditableList(initial.organization.memories, initial.organization.hasMore);
   const [search, setSearch] = useState("");
   const [applied, setApplied] = useState("");
   const [searching, setSearching] = useState(false);
@@ -84,8 +85,8 @@ export function MemoriesView({
     try {
       const q = search.trim();
       const [mine, shared] = await Promise.all([load("mine", q), load("organization", q)]);
-      setOwn(mine);
-      setOrganization(shared);
+      own.showPage({ items: mine.memories, hasMore: mine.hasMore });
+      organization.showPage({ items: shared.memories, hasMore: shared.hasMore });
       setApplied(q);
     } catch (failure) {
       setError(messageOf(failure));
@@ -102,16 +103,9 @@ export function MemoriesView({
       const next = await load(
         which === "own" ? "mine" : "organization",
         applied,
-        list.memories.at(-1)?.id,
+        list.items.at(-1)?.id,
       );
-      if (which === "own") {
-        setOwn({ memories: [...own.memories, ...next.memories], hasMore: next.hasMore });
-      } else {
-        setOrganization({
-          memories: [...organization.memories, ...next.memories],
-          hasMore: next.hasMore,
-        });
-      }
+      list.addPage({ items: next.memories, hasMore: next.hasMore });
     } catch (failure) {
       setError(messageOf(failure));
     } finally {
@@ -127,10 +121,7 @@ export function MemoriesView({
         json: change,
       },
     );
-    setOwn((list) => ({
-      ...list,
-      memories: list.memories.map((item) => (item.id === row.id ? result.memory : item)),
-    }));
+    own.replace(result.memory);
   };
 
   const remove = (row: MemoryRow) => {
@@ -141,10 +132,7 @@ export function MemoriesView({
       tone: "danger",
       onConfirm: async () => {
         await callApi(`/api/memories/${encodeURIComponent(row.id)}`, { method: "DELETE" });
-        setOwn((list) => ({
-          ...list,
-          memories: list.memories.filter((item) => item.id !== row.id),
-        }));
+        own.drop(row.id);
       },
     });
   };
@@ -167,17 +155,8 @@ export function MemoriesView({
           `/api/memories/${encodeURIComponent(row.id)}/share`,
           { method: "POST", json: { confirm: true } },
         );
-        setOwn((list) => ({
-          ...list,
-          memories: list.memories.filter((item) => item.id !== row.id),
-        }));
-        setOrganization((list) => ({
-          ...list,
-          memories: [
-            result.memory,
-            ...list.memories.filter((item) => item.id !== result.memory.id),
-          ],
-        }));
+        own.drop(row.id);
+        organization.putFirst(result.memory);
       },
     });
   };
@@ -216,7 +195,7 @@ export function MemoriesView({
         </div>
         <MemoryList
           label="Your memories"
-          rows={own.memories.map((memory) => ownRow(memory, agentNames))}
+          rows={own.items.map((memory) => ownRow(memory, agentNames))}
           textMaxChars={textMaxChars}
           empty={
             applied
@@ -251,7 +230,7 @@ export function MemoriesView({
         </div>
         <MemoryList
           label="Organization memories"
-          rows={organization.memories.map(organizationRow)}
+          rows={organization.items.map(organizationRow)}
           textMaxChars={textMaxChars}
           empty={
             applied

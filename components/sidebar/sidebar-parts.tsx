@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import type { ActivityEntry, WorkstreamSummary } from "@/lib/workstreams/types";
-import { LastActive, RunningDot } from "./workstream-row";
+import { LastActive, RunningDot } from "./workstream-item";
 
 export function Section({
   id,

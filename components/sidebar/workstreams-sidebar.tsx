@@ -15,7 +15,7 @@ import { useSidebarContext } from "./sidebar-provider";
 import { shownActivity } from "./sidebar-state";
 import { useNow } from "./use-now";
 import { sidebarKeyHandler } from "./use-sidebar-keys";
-import { WorkstreamRow } from "./workstream-row";
+import { WorkstreamItem } from "./workstream-item";
 
 const PAGE_LINK =
   "flex h-8 items-center gap-2 rounded-lg px-2 text-[13px] text-fg-muted transition-colors hover:bg-bg-muted hover:text-fg aria-[current=page]:bg-bg-muted aria-[current=page]:font-medium aria-[current=page]:text-fg";
@@ -91,7 +91,7 @@ export function WorkstreamsSidebar() {
           {state.core.length > 0 ? (
             <ul className="mt-1 space-y-px">
               {state.core.map((workstream) => (
-                <WorkstreamRow
+                <WorkstreamItem
                   key={workstream.id}
                   workstream={workstream}
                   leading={<CoreTile />}
@@ -132,7 +132,7 @@ export function WorkstreamsSidebar() {
           ) : (
             <ul className="space-y-px">
               {state.groups.map((workstream) => (
-                <WorkstreamRow
+                <WorkstreamItem
                   key={workstream.id}
                   workstream={workstream}
                   actions={actions}

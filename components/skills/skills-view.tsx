@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog, useConfirm } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { Input } from "@/components/ui/input";
+import { useEditableList } from "@/components/ui/use-editable-list";
 import { callApi } from "@/lib/api-client/call-api";
 import type { SkillView } from "@/lib/skills/views";
 
@@ -225,8 +226,9 @@ export function SkillsView({
   managesOrganization: boolean;
   limits: SkillLimits;
 }) {
-  const [own, setOwn] = useState(initial.skills);
-  const [organization, setOrganization] = useState(initial.organization);
+  const own = useEditableList(initial.skills);
+  const organization = useEditableList(initial.organization);
+  const listOf = (skill: SkillView) => (skill.shared ? organization : own);
   const confirm = useConfirm();
 
   const save = async (skill: SkillView, change: Change) => {
@@ -237,10 +239,7 @@ export function SkillsView({
         json: change,
       },
     );
-    const update = (list: SkillView[]) =>
-      list.map((item) => (item.id === skill.id ? result.skill : item));
-    if (skill.shared) setOrganization(update);
-    else setOwn(update);
+    listOf(skill).replace(result.skill);
   };
 
   const remove = (skill: SkillView) => {
@@ -253,9 +252,7 @@ export function SkillsView({
       tone: "danger",
       onConfirm: async () => {
         await callApi(`/api/skills/${encodeURIComponent(skill.id)}`, { method: "DELETE" });
-        const keep = (list: SkillView[]) => list.filter((item) => item.id !== skill.id);
-        if (skill.shared) setOrganization(keep);
-        else setOwn(keep);
+        listOf(skill).drop(skill.id);
       },
     });
   };
@@ -270,8 +267,8 @@ export function SkillsView({
           `/api/skills/${encodeURIComponent(skill.id)}/share`,
           { method: "POST", json: { confirm: true } },
         );
-        setOwn((list) => list.filter((item) => item.id !== skill.id));
-        setOrganization((list) => [result.skill, ...list]);
+        own.drop(skill.id);
+        organization.putFirst(result.skill);
       },
     });
   };
@@ -288,14 +285,14 @@ export function SkillsView({
             them; admins never see them.
           </p>
         </div>
-        {own.length === 0 ? (
+        {own.items.length === 0 ? (
           <p className="rounded-xl border border-dashed border-border px-4 py-6 text-sm text-fg-muted">
             No skills yet. Walk an agent through a procedure (numbered steps, or “first…, then…”)
             and it is kept here.
           </p>
         ) : (
           <ul aria-label="Your skills" className="space-y-3">
-            {own.map((skill) => (
+            {own.items.map((skill) => (
               <SkillCard
                 key={skill.id}
                 skill={skill}
@@ -319,13 +316,13 @@ export function SkillsView({
             {managesOrganization ? " As an admin you can edit and delete them." : ""}
           </p>
         </div>
-        {organization.length === 0 ? (
+        {organization.items.length === 0 ? (
           <p className="rounded-xl border border-dashed border-border px-4 py-6 text-sm text-fg-muted">
             No shared skills yet.
           </p>
         ) : (
           <ul aria-label="Organization skills" className="space-y-3">
-            {organization.map((skill) => (
+            {organization.items.map((skill) => (
               <SkillCard
                 key={skill.id}
                 skill={skill}

@@ -10,7 +10,7 @@ import type {
   ContextView,
   UsedMemory,
 } from "@/lib/state/schema";
-import { CONTEXT_SECTION_LABELS, CONTEXT_SECTION_ORDER } from "./labels";
+import { CONTEXT_SECTION_LABELS, orderedSections } from "./labels";
 import { EmptyLine, formatCount, PanelSection, RelativeTime, ShareBar } from "./panel-parts";
 
 /** Sections that have a budget of their own; the others (persona, tools, summary) take what they need. */
@@ -54,21 +54,15 @@ function itemsLine(section: ContextSectionRecord): string | null {
   return parts.length > 0 ? parts.join(", ") : null;
 }
 
-/** The recorded sections in assembly order (a record from an older build may lack some). */
-export function orderedSections(sections: ContextSectionRecord[]): ContextSectionRecord[] {
-  const rank = (name: ContextSectionName) => {
-    const index = CONTEXT_SECTION_ORDER.indexOf(name);
-    return index < 0 ? CONTEXT_SECTION_ORDER.length : index;
-  };
-  return [...sections].sort((a, b) => rank(a.name) - rank(b.name));
-}
-
 export function AgentSawView({
   lastTurn,
   now,
+  sectionOrder,
 }: {
   lastTurn: ContextView["lastTurn"];
   now: Date | null;
+  /** The server's assembly order of a turn's context sections. */
+  sectionOrder: readonly ContextSectionName[];
 }) {
   if (!lastTurn) {
     return (
@@ -111,7 +105,7 @@ export function AgentSawView({
         </p>
       </div>
       <ol className="mt-3 space-y-2.5">
-        {orderedSections(context.sections).map((section) => {
+        {orderedSections(context.sections, sectionOrder).map((section) => {
           const empty = section.tokens === 0 && section.items === 0;
           const budgeted = BUDGETED.has(section.name);
           const line = itemsLine(section);

@@ -9,7 +9,7 @@ import { useNow } from "@/components/sidebar/use-now";
 import { ConfirmDialog, type ConfirmRequest } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
 import { ChatRequestError } from "@/lib/chat-client/wire";
-import type { MemoryBlockEntry, StateListName } from "@/lib/state/schema";
+import type { ContextSectionName, MemoryBlockEntry, StateListName } from "@/lib/state/schema";
 import { AgentSawView } from "./agent-saw-view";
 import { deleteMemoryBlockEntry, patchWorkstreamState } from "./context-api";
 import { ContextPanelPlaceholder } from "./context-placeholder";
@@ -25,6 +25,8 @@ export type ContextPanelBodyProps = {
   context: WorkstreamContext;
   agentNames: Record<string, string>;
   limits: StateLimits;
+  /** The server's assembly order of a turn's context sections. */
+  sectionOrder: readonly ContextSectionName[];
 };
 
 function useConfirmation() {
@@ -79,6 +81,7 @@ export function ContextPanelBody({
   context,
   agentNames,
   limits,
+  sectionOrder,
 }: ContextPanelBodyProps) {
   const now = useNow();
   const confirm = useConfirmation();
@@ -170,7 +173,7 @@ export function ContextPanelBody({
         now={now}
         onDelete={deleteNote}
       />
-      <AgentSawView lastTurn={view.lastTurn} now={now} />
+      <AgentSawView lastTurn={view.lastTurn} now={now} sectionOrder={sectionOrder} />
       {confirm.dialog}
     </div>
   );

@@ -1,8 +1,11 @@
 // How the context panel names what the agent keeps: the state's lists, task and plan-step
 // statuses and the sections of a turn's context. Keyed by the server's names (type-only imports,
-// so a new list or section does not compile until it is named here) and in the server's order.
+// so a new list or section does not compile until it is named here) and, for the lists and
+// statuses, in the server's order. The order of the context's sections comes from the server as
+// a prop (`orderedSections`).
 import type {
   ContextSectionName,
+  ContextSectionRecord,
   PLAN_STEP_STATUSES,
   StateListName,
   TASK_STATUSES,
@@ -72,11 +75,7 @@ export const PLAN_STEP_LABELS = {
   blocked: "Blocked",
 } as const satisfies Record<PlanStepStatus, string>;
 
-/**
- * A turn's context, in the order it is assembled: the agent's own instructions and tools, then
- * the compaction summary, memories, plan, state, memory block, extra sections and uploads, and
- * the history last.
- */
+/** What the panel calls each section of a turn's context. */
 export const CONTEXT_SECTION_LABELS = {
   instructions: "Agent instructions",
   tools: "Tool definitions",
@@ -91,4 +90,17 @@ export const CONTEXT_SECTION_LABELS = {
   history: "Conversation history",
 } as const satisfies Record<ContextSectionName, string>;
 
-export const CONTEXT_SECTION_ORDER = Object.keys(CONTEXT_SECTION_LABELS) as ContextSectionName[];
+/**
+ * The recorded sections in `order`, the server's assembly order; a section it does not name (a
+ * record from another build) goes last.
+ */
+export function orderedSections(
+  sections: readonly ContextSectionRecord[],
+  order: readonly ContextSectionName[],
+): ContextSectionRecord[] {
+  const rank = (name: ContextSectionName) => {
+    const index = order.indexOf(name);
+    return index < 0 ? order.length : index;
+  };
+  return [...sections].sort((a, b) => rank(a.name) - rank(b.name));
+}

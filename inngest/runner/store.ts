@@ -6,6 +6,7 @@ import "server-only";
 import { and, asc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias, PgTransaction } from "drizzle-orm/pg-core";
 import { type Db, executePrepared } from "@/db/client";
+import { fromJson } from "@/db/json";
 import { isOneOf } from "@/db/literals";
 import { jobs } from "@/db/schema";
 import type { JobEvent } from "@/lib/jobs/define";
@@ -122,9 +123,7 @@ export async function adoptEvents(
   return {
     adopted: result?.adopted ?? 0,
     inserted: result?.inserted ?? 0,
-    claimed: (typeof claimed === "string" ? (JSON.parse(claimed) as RawJob[]) : claimed).map(
-      toJobRow,
-    ),
+    claimed: fromJson(claimed).map(toJobRow),
   };
 }
 
@@ -475,9 +474,8 @@ export async function claimFree(
     controlled_due: boolean;
   }>;
   const [row] = rows;
-  const claimed = typeof row?.claimed === "string" ? JSON.parse(row.claimed) : (row?.claimed ?? []);
   return {
-    jobs: (claimed as RawJob[]).map(toJobRow),
+    jobs: (row ? fromJson(row.claimed) : []).map(toJobRow),
     controlledDue: Boolean(row?.controlled_due),
   };
 }

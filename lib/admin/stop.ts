@@ -2,7 +2,7 @@
 // engine's stop (the same one the owner's Stop uses), which works from any server process.
 import "server-only";
 import { type StopResult, stopActiveTurn } from "@/lib/turns/stop";
-import { requireSummaryRow } from "@/lib/workstreams/summary";
+import { requireOrganizationWorkstream } from "@/lib/workstreams/queries";
 
 export async function stopWorkstreamAsAdmin({
   organizationId,
@@ -11,7 +11,7 @@ export async function stopWorkstreamAsAdmin({
   organizationId: string;
   workstreamId: string;
 }): Promise<StopResult> {
-  await requireSummaryRow({ scope: { kind: "organization", organizationId }, workstreamId });
+  await requireOrganizationWorkstream({ organizationId, workstreamId });
   // The same stop as the owner's: the turn records one reason, whoever asked.
   return stopActiveTurn({ workstreamId });
 }

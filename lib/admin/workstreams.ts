@@ -6,8 +6,9 @@ import "server-only";
 import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { turns, user, workstreams } from "@/db/schema";
-import { AppError } from "@/lib/kernel/errors";
-import { hasRunningTurnSql } from "@/lib/workstreams/summary";
+import { requireOrganizationWorkstream } from "@/lib/workstreams/queries";
+import { hasRunningTurnSql, summaryColumns, toSummary } from "@/lib/workstreams/summary";
+import type { WorkstreamSummary } from "@/lib/workstreams/types";
 
 export const ADMIN_PAGE_SIZE = 25;
 /** The longest search text the list takes. */
@@ -26,19 +27,9 @@ export type AdminWorkstreamFilter = {
   page?: number;
 };
 
-export type AdminWorkstream = {
-  id: string;
-  title: string;
-  mode: "direct" | "group";
-  core: boolean;
-  coreType: string | null;
-  agentId: string;
-  status: "regular" | "archived";
+/** A workstream's summary (without the owner's unread mark) with its owner and usage. */
+export type AdminWorkstream = Omit<WorkstreamSummary, "hasUnread"> & {
   owner: { id: string; name: string; email: string; isMember: boolean } | null;
-  isRunning: boolean;
-  isCompacting: boolean;
-  createdAt: string;
-  lastActivityAt: string;
   messageCount: number;
   turnCount: number;
   /** Sums over the turns whose usage is known. */
@@ -75,6 +66,11 @@ export function withoutUsageSql(alias: string): SQL {
 }
 const turnsWithoutUsageSql = sql<number>`(select count(*) from "turns" as t where t."workstream_id" = "workstreams"."id" and ${withoutUsageSql("t")})`;
 const ownerIsMemberSql = sql<boolean>`exists (select 1 from "member" as mb where mb."organization_id" = "workstreams"."organization_id" and mb."user_id" = "workstreams"."owner_id")`;
+
+/** The unread mark is the owner's: the console does not show it. */
+function withoutUnread({ hasUnread: _owners, ...summary }: WorkstreamSummary) {
+  return summary;
+}
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -113,21 +109,10 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
   const where = conditions(filter);
   const rows = await db
     .select({
-      id: workstreams.id,
-      title: workstreams.title,
-      mode: workstreams.mode,
-      core: workstreams.core,
-      coreType: workstreams.coreType,
-      agentId: workstreams.agentId,
-      status: workstreams.status,
-      ownerId: workstreams.ownerId,
+      ...summaryColumns,
       ownerName: user.name,
       ownerEmail: user.email,
       ownerIsMember: ownerIsMemberSql,
-      isRunning: hasRunningTurnSql,
-      isCompacting: workstreams.isCompacting,
-      createdAt: workstreams.createdAt,
-      updatedAt: workstreams.updatedAt,
       messageCount: messageCountSql,
       turnCount: turnCountSql,
       inputTokens: turnTotals(sql.raw(`(t."usage" ->> 'inputTokens')::numeric`)),
@@ -150,13 +135,7 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
     .where(where);
   return {
     workstreams: rows.slice(0, ADMIN_PAGE_SIZE).map((row) => ({
-      id: row.id,
-      title: row.title,
-      mode: row.mode,
-      core: row.core,
-      coreType: row.coreType,
-      agentId: row.agentId,
-      status: row.status,
+      ...withoutUnread(toSummary(row)),
       owner:
         row.ownerId && row.ownerName !== null && row.ownerEmail !== null
           ? {
@@ -166,10 +145,6 @@ export async function listOrganizationWorkstreams(filter: AdminWorkstreamFilter)
               isMember: String(row.ownerIsMember) === "true",
             }
           : null,
-      isRunning: String(row.isRunning) === "true",
-      isCompacting: row.isCompacting,
-      createdAt: row.createdAt.toISOString(),
-      lastActivityAt: row.updatedAt.toISOString(),
       messageCount: num(row.messageCount),
       turnCount: num(row.turnCount),
       inputTokens: num(row.inputTokens),
@@ -211,13 +186,8 @@ export async function getWorkstreamRuns({
   workstreamId: string;
   limit?: number;
 }): Promise<AdminTurn[]> {
+  await requireOrganizationWorkstream({ organizationId, workstreamId });
   const db = await getDb();
-  const [exists] = await db
-    .select({ id: workstreams.id })
-    .from(workstreams)
-    .where(and(eq(workstreams.id, workstreamId), eq(workstreams.organizationId, organizationId)))
-    .limit(1);
-  if (!exists) throw new AppError("not_found:workstream");
   const rows = await db
     .select({
       id: turns.id,

@@ -14,6 +14,7 @@ import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
+import { textOf } from "@/lib/text/message-text";
 import type { StageScope } from "@/lib/turns/bus";
 import type { HistoryMessage, KeptContext } from "@/lib/turns/context-window";
 import type { HookContext } from "@/lib/turns/hooks";
@@ -81,13 +82,6 @@ function findSpecialist(specialists: AgentConfig[], asked: string): AgentConfig 
 
 const TEXT_SEND_EVERY = 120;
 const CONTRIBUTION_MAX_CHARS = 480;
-
-function textOf(message: WorkstreamMessage): string {
-  return message.parts
-    .map((part) => (part.type === "text" ? part.text : ""))
-    .filter(Boolean)
-    .join("\n");
-}
 
 /**
  * What the specialist reads: its persona, who asks and why, and the workstream state; then the

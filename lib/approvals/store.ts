@@ -241,7 +241,10 @@ function toView({
   return { ...row, reasonGiven: Boolean(reason), decidedAt: decidedAt.toISOString() };
 }
 
-/** The audit of one workstream of the organization, newest first; 404 for another's. */
+/**
+ * The audit of one workstream, newest first: only its decisions in the organization (the caller
+ * answers 404 for a workstream outside it, lib/workstreams/queries.ts).
+ */
 export async function listDecisions({
   organizationId,
   workstreamId,
@@ -252,12 +255,6 @@ export async function listDecisions({
   limit?: number;
 }): Promise<DecisionView[]> {
   const db = await getDb();
-  const [exists] = await db
-    .select({ id: workstreams.id })
-    .from(workstreams)
-    .where(and(eq(workstreams.id, workstreamId), eq(workstreams.organizationId, organizationId)))
-    .limit(1);
-  if (!exists) throw new AppError("not_found:workstream");
   const rows = await db
     .select(decisionColumns)
     .from(approvalDecisions)

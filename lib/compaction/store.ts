@@ -7,6 +7,7 @@
 import "server-only";
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { executePrepared, getDb, transaction } from "@/db/client";
+import { fromJson } from "@/db/json";
 import { type CompactionRow, compactions, workstreams } from "@/db/schema";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/kernel/errors";
@@ -47,11 +48,6 @@ type CandidateRow = {
   history: CandidateMessage[] | string | null;
 };
 
-function parsed<T>(value: T | string | null): T | null {
-  if (value === null) return null;
-  return typeof value === "string" ? (JSON.parse(value) as T) : value;
-}
-
 /**
  * The workstream's uncompacted history (ids, roles and stored token counts only) and what the
  * compaction needs beside it; null for a workstream that is gone, archived or without an owner.
@@ -84,7 +80,7 @@ export async function readCandidate({
     lastCompactedMessageId: row.last_compacted_message_id,
     previousSummary: row.compaction_summary,
     model: row.model,
-    history: (parsed(row.history) ?? []).map((entry) => ({ ...entry, seq: Number(entry.seq) })),
+    history: (fromJson(row.history) ?? []).map((entry) => ({ ...entry, seq: Number(entry.seq) })),
   };
 }
 
@@ -193,9 +189,9 @@ export async function readRange({
       (select s."state" from "workstream_states" s where s."workstream_id" = ${workstreamId})
         as state`,
   );
-  const state = workstreamStateSchema.safeParse(parsed(row?.state ?? null) ?? {});
+  const state = workstreamStateSchema.safeParse(fromJson(row?.state ?? null) ?? {});
   return {
-    messages: parsed(row?.messages ?? null) ?? [],
+    messages: fromJson(row?.messages ?? null) ?? [],
     state: state.success ? (state.data as WorkstreamState) : emptyState(),
   };
 }

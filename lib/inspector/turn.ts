@@ -5,6 +5,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
+import { fromJson } from "@/db/json";
 import { turns, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/kernel/errors";
 import type { Attempt } from "@/lib/models/resilient-model";
@@ -87,9 +88,9 @@ export async function inspectTurn({
             from "failed_jobs" f where f."event_id" = e."id"))
           order by e."created_at"), '[]'::json)
         from "job_events" e where (e."data" ->> 'turnId') = ${turnId}) as "events"`);
-  const decisions = json<DecisionRow[]>(rest?.decisions) ?? [];
-  const asked = json<AskedRow[]>(rest?.asked) ?? [];
-  const events = json<EventRow[]>(rest?.events) ?? [];
+  const decisions = rest ? fromJson(rest.decisions) : [];
+  const asked = rest ? fromJson(rest.asked) : [];
+  const events = rest ? fromJson(rest.events) : [];
   const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
   const timeline = (Array.isArray(turn.timeline) ? turn.timeline : []) as RunRecord[];
@@ -120,7 +121,7 @@ export async function inspectTurn({
       ...(content ? { reason: pending.reason } : {}),
     };
   };
-  const answer = json<PartLike[]>(rest?.parts);
+  const answer = rest ? fromJson(rest.parts) : null;
   const parts = Array.isArray(answer) ? answer : [];
   const tools = toolParts(parts).map((part): InspectedTool => {
     const toolCallId = String(part.toolCallId ?? "");
@@ -243,13 +244,12 @@ type EventRow = {
     failedAt: string;
   }>;
 };
-type RestRow = { parts: unknown; decisions: unknown; asked: unknown; events: unknown };
-
-/** json columns come parsed from both drivers, but a driver may hand back text; accept both. */
-function json<T>(value: unknown): T | null {
-  if (value === null || value === undefined) return null;
-  return (typeof value === "string" ? JSON.parse(value) : value) as T;
-}
+type RestRow = {
+  parts: PartLike[] | string | null;
+  decisions: DecisionRow[] | string;
+  asked: AskedRow[] | string;
+  events: EventRow[] | string;
+};
 
 type PartLike = {
   type: string;

@@ -10,6 +10,7 @@ import "server-only";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { executePrepared, transaction } from "@/db/client";
+import { fromJson } from "@/db/json";
 import { memoryBlockEntries, workstreamStates, workstreams } from "@/db/schema";
 import { enqueueJobEvent, jobPending } from "@/lib/jobs/enqueue";
 import { memoryBlockFull } from "@/lib/jobs/events";
@@ -180,7 +181,7 @@ export async function readFoldInput(workstreamId: string): Promise<FoldInput | n
     left join "workstream_states" s on s."workstream_id" = w."id"
     where w."id" = ${workstreamId}`);
   if (!row) return null;
-  const raw = typeof row.entries === "string" ? JSON.parse(row.entries) : row.entries;
+  const raw = fromJson(row.entries);
   const all = (raw ?? []) as MemoryBlockEntry[];
   if (all.length < MEMORY_BLOCK_TRIGGER) return null;
   return {

@@ -12,6 +12,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { executePrepared, transaction } from "@/db/client";
+import { fromJson } from "@/db/json";
 import type { DigestedTurn } from "@/db/schema/memory-digests";
 import { config } from "@/lib/config";
 import {
@@ -83,7 +84,7 @@ export async function readDigestRound(
     organizationId,
     version: first?.cursor_version ?? null,
     endedAt: first?.cursor_ended_at ? new Date(first.cursor_ended_at).toISOString() : null,
-    recent: typeof recent === "string" ? (JSON.parse(recent) as DigestedTurn[]) : recent,
+    recent: fromJson(recent),
     slices: rows.filter((row) => row.turn_id).map(toSlice),
   };
 }

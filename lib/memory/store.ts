@@ -9,6 +9,9 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { executePrepared, type Tx, transaction } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { fromJson } from "@/db/json";
+import { oneOwnedRow, ownedBy, type RowOwner } from "@/db/owned-rows";
 import type { MemoryScope, MemorySource } from "@/db/schema/memories";
 import { config } from "@/lib/config";
 import { errorClass } from "@/lib/kernel/error-class";
@@ -33,7 +36,7 @@ export type Memory = {
 };
 
 /** Whose memories a call reaches: one member's (userId), or the organization's (null). */
-export type MemoryOwner = { organizationId: string; userId: string | null };
+export type MemoryOwner = RowOwner;
 
 /** The most sources one memory keeps (the newest); a fact said a hundred times needs no more. */
 const SOURCES_MAX = 20;
@@ -108,23 +111,13 @@ function toMemory(row: MemoryRow): Memory {
     scope: row.scope,
     importance: Number(row.importance),
     text: row.text,
-    sources: typeof row.sources === "string" ? JSON.parse(row.sources) : row.sources,
+    sources: fromJson(row.sources),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
 }
 
-/** The rows `owner` reaches: that member's own, or the organization's. */
-function ownedBy(owner: MemoryOwner) {
-  return sql`"organization_id" = ${owner.organizationId}
-    and "owner_id" is not distinct from ${owner.userId}::text`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  return code === "23505";
-}
+const MEMORY_CODES = { notFound: "not_found:memory", exists: "conflict:memory_exists" } as const;
 
 export type NewMemory = {
   organizationId: string;
@@ -268,9 +261,11 @@ export async function getMemory({
   owner: MemoryOwner;
   id: string;
 }): Promise<Memory> {
-  const [row] = await executePrepared<MemoryRow>(sql`
-    select ${COLUMNS} from "memories" where "id" = ${id} and ${ownedBy(owner)}`);
-  if (!row) throw new AppError("not_found:memory");
+  const row = await oneOwnedRow(
+    executePrepared<MemoryRow>(sql`
+      select ${COLUMNS} from "memories" where "id" = ${id} and ${ownedBy(owner)}`),
+    MEMORY_CODES,
+  );
   return toMemory(row);
 }
 
@@ -332,22 +327,26 @@ export async function shareMemory({
     if (!isUniqueViolation(error)) throw error;
   }
   return transaction(async (tx) => {
-    const [mine] = await run<MemoryRow & { normalized_text: string }>(
-      sql`select ${COLUMNS}, "normalized_text" from "memories" where "id" = ${id} and ${ownedBy(owner)}
-        for update`,
-      tx,
+    const mine = await oneOwnedRow(
+      run<MemoryRow & { normalized_text: string }>(
+        sql`select ${COLUMNS}, "normalized_text" from "memories" where "id" = ${id} and ${ownedBy(owner)}
+          for update`,
+        tx,
+      ),
+      MEMORY_CODES,
     );
-    if (!mine) throw new AppError("not_found:memory");
-    const [shared] = await run<MemoryRow>(
-      sql`update "memories" set "importance" = least(10, greatest("importance" + 1, ${mine.importance}::int)),
-          "updated_at" = now()
-        where "organization_id" = ${owner.organizationId} and "owner_id" is null
-          and md5("normalized_text") = md5(${mine.normalized_text}::text)
-          and "normalized_text" = ${mine.normalized_text}::text
-        returning ${COLUMNS}`,
-      tx,
+    const shared = await oneOwnedRow(
+      run<MemoryRow>(
+        sql`update "memories" set "importance" = least(10, greatest("importance" + 1, ${mine.importance}::int)),
+            "updated_at" = now()
+          where "organization_id" = ${owner.organizationId} and "owner_id" is null
+            and md5("normalized_text") = md5(${mine.normalized_text}::text)
+            and "normalized_text" = ${mine.normalized_text}::text
+          returning ${COLUMNS}`,
+        tx,
+      ),
+      MEMORY_CODES,
     );
-    if (!shared) throw new AppError("not_found:memory");
     await run(sql`delete from "memories" where "id" = ${id}`, tx);
     return toMemory(shared);
   });
@@ -371,8 +370,8 @@ export async function updateMemory({
   const nextText = text === undefined ? null : memoryText(text);
   const nextImportance = importance === undefined ? null : importanceOf(importance);
   const embedding = nextText === null ? null : await embeddingOf(nextText);
-  try {
-    const [row] = await executePrepared<MemoryRow>(sql`
+  const row = await oneOwnedRow(
+    executePrepared<MemoryRow>(sql`
       update "memories" set
         "text" = coalesce(${nextText}::text, "text"),
         "normalized_text" = coalesce(${nextText === null ? null : normalizeMemoryText(nextText)}::text,
@@ -381,17 +380,16 @@ export async function updateMemory({
         "importance" = coalesce(${nextImportance}::int, "importance"),
         "updated_at" = now()
       where "id" = ${id} and ${ownedBy(owner)}
-      returning ${COLUMNS}`);
-    if (!row) throw new AppError("not_found:memory");
-    return toMemory(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("conflict:memory_exists");
-    throw error;
-  }
+      returning ${COLUMNS}`),
+    MEMORY_CODES,
+  );
+  return toMemory(row);
 }
 
 export async function deleteMemory({ owner, id }: { owner: MemoryOwner; id: string }) {
-  const rows = await executePrepared<{ id: string }>(sql`
-    delete from "memories" where "id" = ${id} and ${ownedBy(owner)} returning "id"`);
-  if (rows.length === 0) throw new AppError("not_found:memory");
+  await oneOwnedRow(
+    executePrepared<{ id: string }>(sql`
+      delete from "memories" where "id" = ${id} and ${ownedBy(owner)} returning "id"`),
+    MEMORY_CODES,
+  );
 }

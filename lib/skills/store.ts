@@ -8,6 +8,8 @@
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
+import { fromJson } from "@/db/json";
+import { oneOwnedRow, ownedBy, type RowOwner } from "@/db/owned-rows";
 import type { MemorySource } from "@/db/schema/memories";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/kernel/errors";
@@ -27,7 +29,7 @@ export type Skill = {
 };
 
 /** Whose skills a call reaches: one member's (userId), or the organization's (null). */
-export type SkillOwner = { organizationId: string; userId: string | null };
+export type SkillOwner = RowOwner;
 
 /** A skill as a turn is offered it: by name, with when to use it (the steps come by use_skill). */
 export type OfferedSkill = { name: string; whenToUse: string };
@@ -89,22 +91,13 @@ function toSkill(row: SkillRow): Skill {
     ownerId: row.owner_id,
     name: row.name,
     whenToUse: row.when_to_use,
-    steps: typeof row.steps === "string" ? JSON.parse(row.steps) : row.steps,
+    steps: fromJson(row.steps),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
 }
 
-function ownedBy(owner: SkillOwner): SQL {
-  return sql`"organization_id" = ${owner.organizationId}
-    and "owner_id" is not distinct from ${owner.userId}::text`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  return code === "23505";
-}
+const SKILL_CODES = { notFound: "not_found:skill", exists: "conflict:skill_exists" } as const;
 
 /**
  * Adds a skill learned from a conversation to the member's skills. A skill of the same name
@@ -149,9 +142,11 @@ export async function listSkills({ owner }: { owner: SkillOwner }): Promise<Skil
 }
 
 export async function getSkill({ owner, id }: { owner: SkillOwner; id: string }): Promise<Skill> {
-  const [row] = await executePrepared<SkillRow>(sql`
-    select ${COLUMNS} from "skills" where "id" = ${id} and ${ownedBy(owner)}`);
-  if (!row) throw new AppError("not_found:skill");
+  const row = await oneOwnedRow(
+    executePrepared<SkillRow>(sql`
+      select ${COLUMNS} from "skills" where "id" = ${id} and ${ownedBy(owner)}`),
+    SKILL_CODES,
+  );
   return toSkill(row);
 }
 
@@ -173,8 +168,8 @@ export async function updateSkill({
   const nextWhen =
     whenToUse === undefined ? null : field(whenToUse, "whenToUse", config.skills.whenToUseMaxChars);
   const nextSteps = steps === undefined ? null : JSON.stringify(stepsOf(steps));
-  try {
-    const [row] = await executePrepared<SkillRow>(sql`
+  const row = await oneOwnedRow(
+    executePrepared<SkillRow>(sql`
       update "skills" set
         "name" = coalesce(${nextName}::text, "name"),
         "normalized_name" = coalesce(${nextName === null ? null : normalizeMemoryText(nextName)}::text,
@@ -183,19 +178,18 @@ export async function updateSkill({
         "steps" = coalesce(${nextSteps}::jsonb, "steps"),
         "updated_at" = now()
       where "id" = ${id} and ${ownedBy(owner)}
-      returning ${COLUMNS}`);
-    if (!row) throw new AppError("not_found:skill");
-    return toSkill(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("conflict:skill_exists");
-    throw error;
-  }
+      returning ${COLUMNS}`),
+    SKILL_CODES,
+  );
+  return toSkill(row);
 }
 
 export async function deleteSkill({ owner, id }: { owner: SkillOwner; id: string }) {
-  const rows = await executePrepared<{ id: string }>(sql`
-    delete from "skills" where "id" = ${id} and ${ownedBy(owner)} returning "id"`);
-  if (rows.length === 0) throw new AppError("not_found:skill");
+  await oneOwnedRow(
+    executePrepared<{ id: string }>(sql`
+      delete from "skills" where "id" = ${id} and ${ownedBy(owner)} returning "id"`),
+    SKILL_CODES,
+  );
 }
 
 /**
@@ -211,17 +205,14 @@ export async function shareSkill({
   owner: SkillOwner & { userId: string };
   id: string;
 }): Promise<Skill> {
-  try {
-    const [row] = await executePrepared<SkillRow>(sql`
+  const row = await oneOwnedRow(
+    executePrepared<SkillRow>(sql`
       update "skills" set "owner_id" = null, "sources" = '[]'::jsonb, "updated_at" = now()
       where "id" = ${id} and ${ownedBy(owner)}
-      returning ${COLUMNS}`);
-    if (!row) throw new AppError("not_found:skill");
-    return toSkill(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("conflict:skill_exists");
-    throw error;
-  }
+      returning ${COLUMNS}`),
+    SKILL_CODES,
+  );
+  return toSkill(row);
 }
 
 /**

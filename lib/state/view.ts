@@ -4,6 +4,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
+import { fromJson } from "@/db/json";
 import type { Viewer } from "@/lib/auth/viewer";
 import { AppError } from "@/lib/kernel/errors";
 import {
@@ -27,11 +28,6 @@ type ViewRow = {
   entries: unknown;
   last_turn: unknown;
 };
-
-/** json columns come parsed from both drivers, but a driver may hand back text; accept both. */
-function parsed(value: unknown): unknown {
-  return typeof value === "string" ? JSON.parse(value) : value;
-}
 
 function iso(value: Date | string): string {
   return new Date(value).toISOString();
@@ -72,15 +68,15 @@ export async function loadContextView({
     where w."id" = ${workstreamId} and w."organization_id" = ${viewer.organizationId}
       and w."owner_id" = ${viewer.userId}`);
   if (!row) throw new AppError("not_found:workstream");
-  const plan = row.plan ? executionPlanSchema.safeParse(parsed(row.plan)) : null;
-  const entries = (parsed(row.entries) ?? []) as MemoryBlockEntry[];
-  const lastTurn = parsed(row.last_turn) as NonNullable<ContextView["lastTurn"]> | null;
+  const plan = row.plan ? executionPlanSchema.safeParse(fromJson(row.plan)) : null;
+  const entries = (fromJson(row.entries) ?? []) as MemoryBlockEntry[];
+  const lastTurn = fromJson(row.last_turn) as NonNullable<ContextView["lastTurn"]> | null;
   return {
     workstreamId: row.id,
     version: row.version ?? 0,
-    state: workstreamStateSchema.parse(parsed(row.state) ?? {}),
+    state: workstreamStateSchema.parse(fromJson(row.state) ?? {}),
     plan: plan?.success ? (plan.data as ExecutionPlan) : null,
-    lastEvictions: (parsed(row.last_evictions) ?? []) as Eviction[],
+    lastEvictions: (fromJson(row.last_evictions) ?? []) as Eviction[],
     memoryBlock: {
       summary:
         row.memory_summary && row.memory_summary_at

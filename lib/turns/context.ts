@@ -32,6 +32,7 @@ import type {
   MemoryBlockEntry,
   WorkstreamState,
 } from "@/lib/state/schema";
+import { textOf } from "@/lib/text/message-text";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import {
   budgetTokens,
@@ -250,10 +251,6 @@ export function memberSection(member: {
 /** The synthetic system message that stands for the compacted history (counted alike by lib/compaction). */
 export function compactionSummaryMessage(summary: string): string {
   return `Summary of the earlier conversation:\n${summary}`;
-}
-
-function textOf(message: HistoryMessage["message"]): string {
-  return message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 }
 
 /**

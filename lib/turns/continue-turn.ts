@@ -6,6 +6,7 @@
 import "server-only";
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
+import { fromJson } from "@/db/json";
 import {
   member,
   memoryBlockEntries,
@@ -219,8 +220,7 @@ type KnowledgeRow = {
 };
 
 function jsonList<T>(value: T[] | string | null): T[] {
-  if (!value) return [];
-  return typeof value === "string" ? (JSON.parse(value) as T[]) : value;
+  return (value && fromJson(value)) || [];
 }
 
 /**

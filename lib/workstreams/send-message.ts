@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import { encode } from "gpt-tokenizer";
 import { z } from "zod";
 import { executePrepared, getDb } from "@/db/client";
+import { fromJson } from "@/db/json";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { strictSchema } from "@/lib/models/strict-schema";
@@ -135,7 +136,7 @@ export async function relayMessage({
       `"${title}" is busy with a reply right now; nothing was sent. Try again later.`,
     );
   }
-  const summary = typeof row.summary === "string" ? JSON.parse(row.summary) : row.summary;
+  const summary = fromJson(row.summary);
   await publishWorkstreamChange(
     {
       ...summary,

@@ -7,7 +7,7 @@ import { getDb } from "@/db/client";
 import { workstreams } from "@/db/schema";
 import { AppError } from "@/lib/kernel/errors";
 import { RUNNING_STATES_LIST } from "@/lib/turns/turn-state";
-import type { WorkstreamScope, WorkstreamSummary } from "./types";
+import type { WorkstreamRow, WorkstreamScope, WorkstreamSummary } from "./types";
 
 // Spelled out with an alias: drizzle leaves columns unqualified in single-table selects, where
 // "id" inside the subquery would mean turns.id.
@@ -30,23 +30,23 @@ export const summaryColumns = {
   isRunning: hasRunningTurnSql,
 };
 
-export type SummaryRow = {
-  id: string;
-  organizationId: string;
-  ownerId: string | null;
-  title: string;
-  mode: "direct" | "group";
-  core: boolean;
-  coreType: string | null;
-  agentId: string;
-  status: "regular" | "archived";
-  isCompacting: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Set while a message from another workstream waits for the owner to open this one. */
-  unreadSince?: Date | null;
-  isRunning: boolean;
-};
+/** A workstream read for its summary: the row's summary columns and whether a turn runs. */
+export type SummaryRow = Pick<
+  WorkstreamRow,
+  | "id"
+  | "organizationId"
+  | "ownerId"
+  | "title"
+  | "mode"
+  | "core"
+  | "coreType"
+  | "agentId"
+  | "status"
+  | "isCompacting"
+  | "createdAt"
+  | "updatedAt"
+> &
+  Partial<Pick<WorkstreamRow, "unreadSince">> & { isRunning: boolean };
 
 export function toSummary(row: SummaryRow): WorkstreamSummary {
   return {

@@ -1,18 +1,19 @@
-// The plain shapes the workstream service hands out: to API routes, the sidebar, the admin
-// console and the live channel. Busy state is `isRunning` / `isCompacting`, never a run id.
-export type WorkstreamMode = "direct" | "group";
-export type WorkstreamStatus = "regular" | "archived";
+// The shapes of a workstream: its row as the table holds it, and the summary the service hands
+// out to API routes, the sidebar, the admin console and the live channel, derived from the row.
+// Busy state is `isRunning` / `isCompacting`, never a run id.
+import type { workstreams } from "@/db/schema";
 
-export type WorkstreamSummary = {
-  id: string;
-  title: string;
-  mode: WorkstreamMode;
-  core: boolean;
-  coreType: string | null;
-  agentId: string;
-  status: WorkstreamStatus;
+/** A workstream as its table holds it. */
+export type WorkstreamRow = typeof workstreams.$inferSelect;
+export type WorkstreamMode = WorkstreamRow["mode"];
+export type WorkstreamStatus = WorkstreamRow["status"];
+
+/** What a list or a live update shows of a workstream: its metadata, times as ISO text. */
+export type WorkstreamSummary = Pick<
+  WorkstreamRow,
+  "id" | "title" | "mode" | "core" | "coreType" | "agentId" | "status" | "isCompacting"
+> & {
   isRunning: boolean;
-  isCompacting: boolean;
   createdAt: string;
   /** The last turn (or creation): the time the sidebar shows and sorts by. */
   lastActivityAt: string;

@@ -1,32 +1,24 @@
 // The admin console's members: list with roles, invitations with a copyable link and their
 // acceptance, role changes and removal (whose workstreams stay with the organization).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminMember } from "@/lib/admin/members";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
 import type { InvitationSummary } from "@/lib/auth/invitations";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { HttpClient, type SignedUpUser, signUp } from "../support/http-client";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+import { appHarness } from "../support/harness";
+import { HttpClient, type SignedUpUser } from "../support/http-client";
 import { createGroup, joinOrganization } from "./workstreams-support/helpers";
 
 type ErrorBody = { error: { code: string } };
 type Invite = { invitation: InvitationSummary; url: string; created: boolean };
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness();
 let owner: SignedUpUser;
 let admin: SignedUpUser;
 
 beforeAll(async () => {
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-  owner = await signUp(server.url, "Team Owner");
-  admin = await signUp(server.url, "Team Admin");
+  owner = await app.signUp("Team Owner");
+  admin = await app.signUp("Team Admin");
   await joinOrganization(admin, owner.organizationId, "admin");
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 async function members(user: SignedUpUser) {
@@ -63,7 +55,7 @@ describe("members", () => {
     const email = `invitee.${crypto.randomUUID().slice(0, 8)}@example.test`;
     const created = await invite(admin, { email: email.toUpperCase(), role: "member" });
     expect(created.status).toBe(201);
-    expect(created.body.url).toBe(`${server.url}/invite/${created.body.invitation.id}`);
+    expect(created.body.url).toBe(`${app.url}/invite/${created.body.invitation.id}`);
     expect(created.body.invitation).toMatchObject({ email, role: "member", status: "pending" });
     const renewed = await invite(owner, { email, role: "admin" });
     expect([renewed.status, renewed.body.invitation.id]).toEqual([200, created.body.invitation.id]);
@@ -72,14 +64,14 @@ describe("members", () => {
     );
     expect(pending.body.invitations.map((item) => item.email)).toContain(email);
 
-    const stranger = await signUp(server.url, "Not Invited");
+    const stranger = await app.signUp("Not Invited");
     const refused = await stranger.client.json<ErrorBody>(
       `/api/invitations/${created.body.invitation.id}/accept`,
       { method: "POST" },
     );
     expect([refused.status, refused.body.error.code]).toEqual([404, "not_found:invitation"]);
 
-    const invitee = new HttpClient(server.url);
+    const invitee = new HttpClient(app.url);
     const signed = await invitee.json("/api/auth/sign-up/email", {
       method: "POST",
       json: { name: "Invited Person", email, password: "correct horse battery" },
@@ -95,7 +87,7 @@ describe("members", () => {
     });
     expect(twice.status).toBe(200);
     expect((await members(owner)).map((item) => item.email)).toContain(email);
-    const signedOut = await new HttpClient(server.url).json<ErrorBody>(
+    const signedOut = await new HttpClient(app.url).json<ErrorBody>(
       `/api/invitations/${created.body.invitation.id}/accept`,
       { method: "POST" },
     );
@@ -126,7 +118,7 @@ describe("members", () => {
       });
       expect(canceled.status).toBe(200);
     }
-    const invitee = new HttpClient(server.url);
+    const invitee = new HttpClient(app.url);
     await invitee.json("/api/auth/sign-up/email", {
       method: "POST",
       json: { name: "Too Late", email, password: "correct horse battery" },
@@ -141,7 +133,7 @@ describe("members", () => {
   });
 
   it("W1 changes roles within the rules: only owners touch owners, one owner always stays", async () => {
-    const person = await signUp(server.url, "Role Person");
+    const person = await app.signUp("Role Person");
     await joinOrganization(person, owner.organizationId, "member");
     const personId = await memberIdOf(person);
     const promote = await admin.client.json<{ role: string }>(`/api/admin/members/${personId}`, {
@@ -177,7 +169,7 @@ describe("members", () => {
   });
 
   it("W1 removing a member keeps their workstreams with the organization, listed for admins", async () => {
-    const leaver = await signUp(server.url, "Leaving Member");
+    const leaver = await app.signUp("Leaving Member");
     await joinOrganization(leaver, owner.organizationId, "member");
     const stream = await createGroup(leaver.client, "Handover notes");
     const leaverId = await memberIdOf(leaver);

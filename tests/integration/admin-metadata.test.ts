@@ -4,11 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminWorkstream } from "@/lib/admin/workstreams";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { listApiRoutes } from "../support/routes";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import {
   createGroup,
   isChange,
@@ -18,25 +17,18 @@ import {
   waitIdle,
 } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" }, wire: wireDomains });
 let owner: SignedUpUser;
 let member: SignedUpUser;
 const open: LiveFollower[] = [];
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
-  owner = await signUp(server.url, "Metadata Owner");
-  member = await signUp(server.url, "Metadata Member");
+  owner = await app.signUp("Metadata Owner");
+  member = await app.signUp("Metadata Member");
   await joinOrganization(member, owner.organizationId, "member");
 });
 afterAll(async () => {
   await Promise.all(open.map((follower) => follower.close()));
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 describe("admins see metadata only", () => {

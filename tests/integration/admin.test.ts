@@ -1,39 +1,30 @@
 // The admin console's workstream API: every workstream of the organization with owner, status,
 // usage and running state (metadata, never message content); filters and search; archive,
 // unarchive, delete and stop; members 403, other organizations 404.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminTurn, AdminWorkstream } from "@/lib/admin/workstreams";
 import { ERROR_SENTENCES } from "@/lib/kernel/errors";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { createGroup, joinOrganization, sendTo, waitIdle } from "./workstreams-support/helpers";
 
 type AdminList = { workstreams: AdminWorkstream[]; total: number; hasMore: boolean };
 type ErrorBody = { error: { code: string } };
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" } });
 let owner: SignedUpUser;
 let admin: SignedUpUser;
 let worker: SignedUpUser;
 let outsider: SignedUpUser;
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-  owner = await signUp(server.url, "Admin Owner");
-  admin = await signUp(server.url, "Admin Admin");
-  worker = await signUp(server.url, "Admin Worker");
-  outsider = await signUp(server.url, "Admin Outsider");
+  owner = await app.signUp("Admin Owner");
+  admin = await app.signUp("Admin Admin");
+  worker = await app.signUp("Admin Worker");
+  outsider = await app.signUp("Admin Outsider");
   await joinOrganization(admin, owner.organizationId, "admin");
   await joinOrganization(worker, owner.organizationId, "member");
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 async function adminList(user: SignedUpUser, query = "") {

@@ -3,7 +3,7 @@
 // from what was kept, approved tools run once, denials reach the model, several approvals are
 // asked in call order, Stop ends a suspended turn, and every decision is audited.
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { jobs, messages, turns, workstreams } from "@/db/schema";
 import { APPROVAL_EXPIRY_JOB_ID, approvalExpiry } from "@/inngest/functions/approval-expiry";
@@ -15,11 +15,9 @@ import { reapOrphanedTurns } from "@/lib/turns/lease";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { closeTurn } from "@/lib/turns/turn-store";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
 import { send, userMessage } from "../support/fixtures";
-import { signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
 import { messageText, readSse, statuses, textOf } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import {
   answer,
   approvalRows,
@@ -32,19 +30,7 @@ import {
   turnRow,
 } from "./approvals-support";
 
-let testDb: TestDatabase;
-let server: AppServer;
-
-beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
-});
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" }, wire: wireDomains });
 
 type Described = {
   isRunning: boolean;
@@ -60,7 +46,7 @@ async function describe_(owner: {
 
 describe("a tool that needs approval", () => {
   it("A1 suspends the turn: the stream ends with the request, the run is released, the workstream stays taken", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, events, approvalIds } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: the launch moved to May",
@@ -109,7 +95,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A2 a new message meanwhile is 409 conflict:turn_active naming the pending approval", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: draft the FAQ",
@@ -129,7 +115,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A3 approve continues the same turn from what was kept: the tool runs once and the turn completes", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds, events } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: the launch moved to May",
@@ -194,7 +180,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A4 deny: the model is told, acknowledges it, and nothing is sent", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds, events } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: cancel the launch",
@@ -222,7 +208,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A5 several approvals in one step are asked in call order", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const call = (text: string) =>
       `[tool:send_message:${JSON.stringify({ workstreamId: "Launch notes", text })}]`;
     const { turnId, approvalIds } = await sendUntilSuspended(
@@ -250,7 +236,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A6 Stop cancels a suspended turn; its approval can no longer be answered", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: hello",
@@ -273,13 +259,13 @@ describe("a tool that needs approval", () => {
   });
 
   it("A7 bad answers: another's approval, a forged id, a wrong turn, malformed bodies write nothing", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: hello",
     );
     const approvalId = String(approvalIds[0]);
-    const stranger = await signUp(server.url, "Stranger");
+    const stranger = await app.signUp("Stranger");
     const foreign = await answer(stranger.client, desk, turnId, approvalId, { approved: true });
     expect(foreign.status).toBe(404);
     const forged = await answer(desk.client, desk, turnId, "approval_forged", { approved: true });
@@ -302,7 +288,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A8 two answers at once: one wins, the tool runs once", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: only once",
@@ -321,7 +307,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A9 a tool that needs no approval runs at once, with no approval row", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const response = await send(desk, "add a task: write the FAQ");
     const turnId = String(response.headers.get("x-turn-id"));
     const { events } = await readSse(response);
@@ -331,9 +317,9 @@ describe("a tool that needs approval", () => {
   });
 
   it("A10 send_message refuses an archived target, another member's workstream and this one, as tool errors", async () => {
-    const desk = await deskWithTarget(server.url, "Old desk");
+    const desk = await deskWithTarget(app.url, "Old desk");
     await desk.client.fetch(`/api/workstreams/${desk.targetId}/archive`, { method: "POST" });
-    const outsider = await deskWithTarget(server.url, "Private desk");
+    const outsider = await deskWithTarget(app.url, "Private desk");
     const cases = [
       { target: "Old desk", error: "is archived" },
       { target: outsider.targetId, error: "No workstream of the member" },
@@ -361,7 +347,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A11 an unanswered approval expires through a delayed job: the model is told, the turn completes", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds, events } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: ship it",
@@ -422,7 +408,7 @@ describe("a tool that needs approval", () => {
         toolName === "send_message" ? { allow: false, reason: "quiet day" } : { allow: true },
     });
     try {
-      const desk = await deskWithTarget(server.url);
+      const desk = await deskWithTarget(app.url);
       const { turnId, approvalIds, events } = await sendUntilSuspended(
         desk,
         "tell my Launch notes workstream: guarded",
@@ -450,7 +436,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("A13 arguments that no longer fit the tool's schema after approval are an error result, not a crash", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds, events } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: valid today",
@@ -479,7 +465,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("R6 A3 the process taking an approved turn back never reaps it as a failed close while it reads it back", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId, approvalIds, events } = await sendUntilSuspended(
       desk,
       "tell my Launch notes workstream: the reaper keeps out",
@@ -510,7 +496,7 @@ describe("a tool that needs approval", () => {
   });
 
   it("R6 A1 a reaper's close decided while the turn ran leaves it alone once it is suspended", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const { turnId } = await sendUntilSuspended(desk, "tell my Launch notes workstream: hold on");
     const row = await turnRow(turnId);
     // As a reaper that read the turn while it ran, and closes it after it was suspended.

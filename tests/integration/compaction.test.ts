@@ -19,11 +19,10 @@ import { turnCompleted } from "@/lib/jobs/events";
 import type { ContextView } from "@/lib/state/schema";
 import type { HistoryPage } from "@/lib/turns/messages";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { type Owner, send } from "../support/fixtures";
+import { appHarness } from "../support/harness";
 import { watchSentRequests } from "../support/sent-requests";
 import { readSse, statuses } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { LiveFollower, waitFor } from "./workstreams-support/helpers";
 
 vi.hoisted(() => {
@@ -38,23 +37,17 @@ vi.hoisted(() => {
 const WINDOW = 4000;
 const RESERVED = 1000;
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ wire: wireDomains });
 let alice: Owner;
 let bob: Owner;
 const followers: LiveFollower[] = [];
 
 beforeAll(async () => {
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
-  alice = await userWithWorkstream(server.url, "Alice Compaction");
-  bob = await userWithWorkstream(server.url, "Bob Compaction");
+  alice = await app.owner("Alice Compaction");
+  bob = await app.owner("Bob Compaction");
 });
 afterAll(async () => {
   await Promise.all(followers.map((follower) => follower.close()));
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 const HARBOR = [

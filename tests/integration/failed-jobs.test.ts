@@ -2,7 +2,7 @@
 // never another organization's, with the workstream's title while it exists.
 
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { failedJobs, workstreams } from "@/db/schema";
 import { recordJobFailure } from "@/inngest/failures/record";
@@ -10,22 +10,10 @@ import { jobNames } from "@/inngest/functions";
 import { listFailedJobs } from "@/lib/admin/failed-jobs";
 import { turnCompleted } from "@/lib/jobs/events";
 import { AppError } from "@/lib/kernel/errors";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { signUp } from "../support/http-client";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+import { appHarness } from "../support/harness";
 import { createGroup } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
-
-beforeAll(async () => {
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
-});
+const app = appHarness();
 
 function eventFor(workstreamId: string, organizationId: string) {
   return {
@@ -46,8 +34,8 @@ function eventFor(workstreamId: string, organizationId: string) {
 
 describe("failed jobs", () => {
   it("J4 lists an organization's failed jobs, newest first, with codes only and nobody else's", async () => {
-    const ours = await signUp(server.url, "Failed Owner");
-    const theirs = await signUp(server.url, "Other Owner");
+    const ours = await app.signUp("Failed Owner");
+    const theirs = await app.signUp("Other Owner");
     const kept = await createGroup(ours.client, "Harbor plan");
     const gone = await createGroup(ours.client, "Old plan");
     const foreign = await createGroup(theirs.client, "Their plan");
@@ -105,7 +93,7 @@ describe("failed jobs", () => {
   });
 
   it("J4 recording the same failure twice keeps one record", async () => {
-    const owner = await signUp(server.url, "Twice Owner");
+    const owner = await app.signUp("Twice Owner");
     const group = await createGroup(owner.client);
     const event = eventFor(group.id, owner.organizationId);
     for (let i = 0; i < 2; i++) {

@@ -4,28 +4,19 @@
 // committed late into the held range, a message relayed from another workstream, a compaction).
 import type { ModelMessage } from "ai";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { executePrepared } from "@/db/client";
 import { forgetHistory, heldHistory } from "@/lib/turns/history-cache";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { type Owner, send } from "../support/fixtures";
+import { appHarness } from "../support/harness";
 import { watchSentRequests } from "../support/sent-requests";
 import { readSse, statuses } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" } });
 let owner: Owner;
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-  owner = await userWithWorkstream(server.url, "History Holder");
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
+  owner = await app.owner("History Holder");
 });
 
 /** A model message as "role: text", its text parts joined (the history's text, in order). */

@@ -9,12 +9,10 @@ import type { TurnInspection } from "@/lib/inspector/types";
 import { turnCompleted } from "@/lib/jobs/events";
 import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { wireTurnTools } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
 import { send } from "../support/fixtures";
-import { signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import {
   answer,
   deskWithTarget,
@@ -34,15 +32,11 @@ const ENV = {
   MODEL_FIRST_TOKEN_TIMEOUT_MS: "2000",
 };
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ wire: wireTurnTools });
 let fake: FakeOpenAI;
 
 beforeAll(async () => {
-  testDb = await useTestDatabase();
-  server = await startAppServer();
   fake = await startFakeOpenAI();
-  wireTurnTools();
 });
 beforeEach(() => {
   Object.assign(process.env, ENV, { OPENAI_BASE_URL: fake.url });
@@ -54,13 +48,11 @@ afterEach(() => {
 });
 afterAll(async () => {
   await fake?.close();
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 describe("the turn inspector", () => {
   it("shows the owner a turn's retry, fallback, approved tool call and stop; an admin the same without content; another organization nothing", async () => {
-    const desk = await deskWithTarget(server.url);
+    const desk = await deskWithTarget(app.url);
     const call = { workstreamId: "Launch notes", text: `the code is ${MARKER}`, reason: "Asked." };
     fake.plans = [
       { kind: "fail", status: 500 },
@@ -168,7 +160,7 @@ describe("the turn inspector", () => {
       expect.objectContaining({ turns: 1, unknownTurns: 1, inputTokens: 0, costUsd: null }),
     ]);
 
-    const outsider = await signUp(server.url, "Inspector Outsider");
+    const outsider = await app.signUp("Inspector Outsider");
     for (const path of [
       `/api/workstreams/${desk.workstreamId}/turns/${turnId}`,
       `/api/admin/workstreams/${desk.workstreamId}/turns/${turnId}`,
@@ -184,7 +176,7 @@ describe("the turn inspector", () => {
   });
 
   it("lists the post-turn jobs a completed turn caused", async () => {
-    const desk = await deskWithTarget(server.url, "Jobs target");
+    const desk = await deskWithTarget(app.url, "Jobs target");
     fake.plans = [{ kind: "text", text: "Done." }];
     const response = await send(desk, "say done");
     const turnId = String(response.headers.get("x-turn-id"));
@@ -212,7 +204,7 @@ describe("the turn inspector", () => {
   it("shows a specialist consultation: the owner with its question, an admin without", async () => {
     // The offline model consults; the fake provider is not needed here.
     for (const key of [...Object.keys(ENV), "OPENAI_BASE_URL"]) delete process.env[key];
-    const desk = await deskWithTarget(server.url, "Consult target");
+    const desk = await deskWithTarget(app.url, "Consult target");
     const question = `weigh ${MARKER}`;
     const response = await sendTo(
       desk.client,

@@ -3,32 +3,23 @@
 // Conversations come from real turns on the app server (offline model).
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { recentActivity, turns, workstreams } from "@/db/schema";
 import { inngestFunctions } from "@/inngest/engine";
 import { recentActivity as recentActivityJob } from "@/inngest/functions/recent-activity";
 import { titleGeneration } from "@/inngest/functions/title-generation";
 import { turnCompleted } from "@/lib/jobs/events";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { createGroup, sendTo, waitIdle } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" } });
 let member: SignedUpUser;
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-  member = await signUp(server.url, "Jobs Member");
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
+  member = await app.signUp("Jobs Member");
 });
 
 function engineFor(id: string) {

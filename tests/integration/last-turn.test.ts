@@ -1,25 +1,13 @@
 // How the last turn ended, as a reloaded chat page learns it (the page and GET /api/workstreams/:id
 // share describeWorkstream): from the turn's row, whatever event the log ends with.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { turnEvents } from "@/db/schema";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { type Owner, send } from "../support/fixtures";
+import { appHarness } from "../support/harness";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
-let testDb: TestDatabase;
-let server: AppServer;
-
-beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "1";
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
-});
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "1" } });
 
 type Description = {
   activeTurn: unknown;
@@ -46,7 +34,7 @@ async function finalStatus(response: Response): Promise<Record<string, unknown>>
 
 describe("the last turn after a reload", () => {
   it("H7 a failed last turn shows its error from the turn row when the log ends with another event", async () => {
-    const owner = await userWithWorkstream(server.url);
+    const owner = await app.owner();
     const live = await finalStatus(await send(owner, "[fail] please"));
     expect(live.state).toBe("error");
     const before = await describeIt(owner);
@@ -71,7 +59,7 @@ describe("the last turn after a reload", () => {
   });
 
   it("H7 a completed last turn reads as ready, a stopped one as cancelled with its reason", async () => {
-    const owner = await userWithWorkstream(server.url);
+    const owner = await app.owner();
     const done = await finalStatus(await send(owner, "hello"));
     expect((await describeIt(owner)).lastTurn).toEqual({ turnId: done.turnId, state: "ready" });
 
@@ -90,7 +78,7 @@ describe("the last turn after a reload", () => {
   });
 
   it("H7 a workstream without turns has no last turn", async () => {
-    const owner = await userWithWorkstream(server.url);
+    const owner = await app.owner();
     expect((await describeIt(owner)).lastTurn).toBeNull();
   });
 });

@@ -12,42 +12,34 @@ import { failedJobs, jobEvents, memories, skills } from "@/db/schema";
 import { postChatMemory } from "@/inngest/functions/post-chat-memory";
 import { regularChatMemoryDigest } from "@/inngest/functions/regular-chat-memory-digest";
 import { skillExtraction } from "@/inngest/functions/skill-extraction";
-import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/runner";
+import type { EmbeddedRunner } from "@/inngest/runner";
 import { listFailedJobs } from "@/lib/admin/failed-jobs";
 import type { TurnInspection } from "@/lib/inspector/types";
 import type { AnyJobDefinition, JobEvent } from "@/lib/jobs/define";
 import { turnCompleted } from "@/lib/jobs/events";
-import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { type SignedUpUser, signUp } from "../support/http-client";
-import { readSse, statuses } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
-import { createGroup, joinOrganization, sendTo } from "./workstreams-support/helpers";
+import { appHarness, type GroupMember, joinOrganization } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
+import { completedTurn, jobRunners, turnCompletedData } from "../support/post-turn";
 
 const MINUTE = 60_000;
 const MODEL_ENV = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "MODEL_ATTEMPTS"];
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({
+  env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0", WORKSTREAMS_RATE_LIMIT_TURNS: "0" },
+});
+const runners = jobRunners(Date.UTC(2031, 0, 1));
 let fake: FakeOpenAI;
-const runners: EmbeddedRunner[] = [];
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  process.env.WORKSTREAMS_RATE_LIMIT_TURNS = "0";
-  testDb = await useTestDatabase();
-  server = await startAppServer();
   fake = await startFakeOpenAI();
 });
-afterEach(async () => {
-  await Promise.all(runners.splice(0).map((runner) => runner.stop()));
+afterEach(() => {
   for (const key of MODEL_ENV) delete process.env[key];
   fake.plans.length = 0;
 });
 afterAll(async () => {
   await fake?.close();
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 /** The jobs' model is the fake from here on (the turns before ran on the offline model). */
@@ -61,23 +53,13 @@ function useFakeModel() {
   fake.requests.length = 0;
 }
 
-let clockBase = Date.UTC(2031, 0, 1);
 function runnerOf(definition: AnyJobDefinition) {
-  clockBase += 365 * 24 * 60 * MINUTE;
-  let now = clockBase;
-  const clock = {
-    now: () => now,
-    advance: (ms: number) => {
-      now += ms;
-    },
-  };
-  const runner = createEmbeddedRunner({
-    functions: [definition],
+  const clock = runners.clock();
+  const runner = runners.runner(definition, {
     clock,
     processId: `learning-${definition.id}`,
-    backoffMs: () => 0,
+    backoffMs: 0,
   });
-  runners.push(runner);
   return { runner, clock };
 }
 
@@ -88,36 +70,15 @@ async function runAll(runner: EmbeddedRunner): Promise<void> {
   }
 }
 
-type Member = { user: SignedUpUser; workstreamId: string };
-
-async function memberWithGroup(name: string, user?: SignedUpUser): Promise<Member> {
-  const signed = user ?? (await signUp(server.url, name));
-  const group = await createGroup(signed.client, `${name} notes`);
-  return { user: signed, workstreamId: group.id };
-}
-
 /** One completed turn, and the post-turn event for it with the given flags. */
 async function turnOf(
-  member: Member,
+  member: GroupMember,
   text: string,
   flags: { onboarding: boolean; skills?: boolean },
   ts = Date.now(),
 ): Promise<JobEvent & { turnId: string }> {
-  const response = await sendTo(member.user.client, member.workstreamId, text);
-  const { events } = await readSse(response);
-  expect(statuses(events).at(-1)).toBe("ready");
-  const status = events.find((event) => event.data.type === "data-status");
-  const turnId = String((status?.data.data as { turnId?: string } | undefined)?.turnId);
-  const data = turnCompleted.schema.parse({
-    turnId,
-    workstreamId: member.workstreamId,
-    organizationId: member.user.organizationId,
-    userId: member.user.userId,
-    completed: true,
-    compact: false,
-    untitled: false,
-    ...flags,
-  });
+  const turnId = await completedTurn(member, text);
+  const data = turnCompletedData(member, turnId, flags);
   // The turn's own post-turn event (its outbox row), which the inspector lists with its jobs.
   const db = await getDb();
   const [outbox] = await db
@@ -139,9 +100,9 @@ function answer(value: unknown) {
 
 describe("learning through an OpenAI model in strict mode", () => {
   it("T19 T22 the onboarding extraction, the digest and skill extraction store memories and a skill", async () => {
-    const onboarding = await memberWithGroup("Strict Onboarding");
-    const regular = await memberWithGroup("Strict Digest");
-    const procedure = await memberWithGroup("Strict Skill");
+    const onboarding = await app.withGroup("Strict Onboarding");
+    const regular = await app.withGroup("Strict Digest");
+    const procedure = await app.withGroup("Strict Skill");
     const first = await turnOf(
       onboarding,
       "I coordinate the lighthouse restoration for the harbor trust.",
@@ -221,14 +182,14 @@ describe("learning through an OpenAI model in strict mode", () => {
   });
 
   it("a refused learning job records why and whom it covered; the admin sees the code, the owner also the provider's words, the member that learning is failing", async () => {
-    const admin = await memberWithGroup("Learning Admin");
-    const member = await signUp(server.url, "Learning Member");
+    const admin = await app.withGroup("Learning Admin");
+    const member = await app.signUp("Learning Member");
     await joinOrganization(member, admin.user.organizationId, "member");
-    const owner = await memberWithGroup("Learning Member", {
+    const owner = await app.withGroup("Learning Member", {
       ...member,
       organizationId: admin.user.organizationId,
     });
-    const bystander = await memberWithGroup("Learning Bystander");
+    const bystander = await app.withGroup("Learning Bystander");
     const event = await turnOf(owner, "I keep the ledgers for the rowing club.", {
       onboarding: true,
     });

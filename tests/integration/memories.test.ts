@@ -21,16 +21,14 @@ import {
 } from "@/lib/memory/store";
 import type { ContextView } from "@/lib/state/schema";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
 import { type FakeOpenAI, startFakeOpenAI } from "../support/fake-openai";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { type SentRequests, watchSentRequests } from "../support/sent-requests";
 import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { createGroup, joinOrganization, sendTo } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" }, wire: wireDomains });
 let fake: FakeOpenAI;
 let admin: SignedUpUser;
 let memberA: SignedUpUser;
@@ -48,14 +46,10 @@ const MODEL_ENV = [
 const savedEnv = Object.fromEntries(MODEL_ENV.map((key) => [key, process.env[key]]));
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
   fake = await startFakeOpenAI();
-  admin = await signUp(server.url, "Memory Admin");
-  memberA = await signUp(server.url, "Member Ada");
-  memberB = await signUp(server.url, "Member Bo");
+  admin = await app.signUp("Memory Admin");
+  memberA = await app.signUp("Member Ada");
+  memberB = await app.signUp("Member Bo");
   await joinOrganization(memberA, admin.organizationId, "member");
   await joinOrganization(memberB, admin.organizationId, "member");
   sent = watchSentRequests();
@@ -72,8 +66,6 @@ afterEach(() => {
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
   await fake?.close();
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 type Turn = { events: SseEvent[]; text: string; turnId: string; instructions: string };
@@ -379,7 +371,7 @@ describe("bad input", () => {
 describe("retrieval ranking", () => {
   /** A member of an organization of their own, with the fixture's memories. */
   async function fixture(name: string) {
-    const user = await signUp(server.url, name);
+    const user = await app.signUp(name);
     const texts = {
       lighthouse: "The office is in the old lighthouse",
       kestrel:
@@ -420,7 +412,7 @@ describe("retrieval ranking", () => {
 
   it("I14.3 hundreds of memories sharing the message's common word do not crowd out the ones holding its rare words", async () => {
     delete process.env.OPENAI_EMBEDDING_MODEL;
-    const user = await signUp(server.url, "Common Words");
+    const user = await app.signUp("Common Words");
     const db = await getDb();
     const row = (id: string, text: string) => memberMemory(user, id, text);
     await db
@@ -455,7 +447,7 @@ describe("retrieval ranking", () => {
 
   it("I14.3 a turn tells common words from rare ones by the statistics as they are now, after the memories are analyzed again", async () => {
     delete process.env.OPENAI_EMBEDDING_MODEL;
-    const user = await signUp(server.url, "Fresh Statistics");
+    const user = await app.signUp("Fresh Statistics");
     const group = await createGroup(user.client, "Harbor planning");
     const db = await getDb();
     const row = (id: string, text: string) => memberMemory(user, id, text);
@@ -541,7 +533,7 @@ describe("embeddings on an OpenAI-compatible server", () => {
 
   it("I14.1 memories and queries are embedded by the server's model, and what it finds reaches the model", async () => {
     switchToFakeServer();
-    const user = await signUp(server.url, "Real Embeddings");
+    const user = await app.signUp("Real Embeddings");
     await createMemory({
       organizationId: user.organizationId,
       ownerId: user.userId,
@@ -565,7 +557,7 @@ describe("embeddings on an OpenAI-compatible server", () => {
 
   it("I14.4 E8 an embedding of another length fails retrieval softly: a warning, and the turn completes without the section", async () => {
     switchToFakeServer();
-    const user = await signUp(server.url, "Short Vectors");
+    const user = await app.signUp("Short Vectors");
     await createMemory({
       organizationId: user.organizationId,
       ownerId: user.userId,

@@ -5,7 +5,7 @@
 // stale fold never writes a second summary.
 import { InngestTestEngine } from "@inngest/test";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { jobEvents, memoryBlockEntries } from "@/db/schema";
 import { inngestFunctions } from "@/inngest/engine";
@@ -15,23 +15,15 @@ import { AppError } from "@/lib/kernel/errors";
 import { addMemoryNote, readFoldInput, writeFold } from "@/lib/memory/block";
 import { summarizeFold } from "@/lib/memory/summary";
 import type { ContextView } from "@/lib/state/schema";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { createGroup } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness();
 let user: SignedUpUser;
 
 beforeAll(async () => {
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-  user = await signUp(server.url, "Memory Job Member");
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
+  user = await app.signUp("Memory Job Member");
 });
 
 const WORDS = [

@@ -11,10 +11,9 @@ import { drainJobsOnce } from "@/lib/jobs/port";
 import { addMemoryNote } from "@/lib/memory/block";
 import type { ContextView } from "@/lib/state/schema";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import {
   createGroup,
   isChange,
@@ -25,25 +24,18 @@ import {
   waitIdle,
 } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" }, wire: wireDomains });
 let owner: SignedUpUser;
 let member: SignedUpUser;
 const open: LiveFollower[] = [];
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
-  owner = await signUp(server.url, "Memory Owner");
-  member = await signUp(server.url, "Memory Member");
+  owner = await app.signUp("Memory Owner");
+  member = await app.signUp("Memory Member");
   await joinOrganization(member, owner.organizationId, "member");
 });
 afterAll(async () => {
   await Promise.all(open.map((follower) => follower.close()));
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 const ROLES = ["member", "researcher", "planner"];

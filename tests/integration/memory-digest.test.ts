@@ -7,21 +7,19 @@
 // in this file but the runners it makes.
 import { InngestTestEngine } from "@inngest/test";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { jobs, memories, turns } from "@/db/schema";
 import { inngestFunctions } from "@/inngest/engine";
 import { regularChatMemoryDigest } from "@/inngest/functions/regular-chat-memory-digest";
-import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/runner";
+import type { EmbeddedRunner } from "@/inngest/runner";
 import { DEBOUNCED } from "@/inngest/runner/store";
 import type { AnyJobDefinition, JobEvent, JobStep } from "@/lib/jobs/define";
 import { turnCompleted } from "@/lib/jobs/events";
 import { digestCursor } from "@/lib/memory/digest";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
-import { readSse, statuses } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
-import { createGroup, sendTo } from "./workstreams-support/helpers";
+import { appHarness, type GroupMember } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
+import { completedTurn, jobRunners, type TestClock, turnCompletedData } from "../support/post-turn";
 
 const MINUTE = 60_000;
 
@@ -37,76 +35,26 @@ function fact(index: number): string {
   return `I keep the ${WORDS[index]} beside the ${WORDS[(index * 7 + 3) % WORDS.length]}.`;
 }
 
-let testDb: TestDatabase;
-let server: AppServer;
-const runners: EmbeddedRunner[] = [];
-
-beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  process.env.WORKSTREAMS_RATE_LIMIT_TURNS = "0";
-  testDb = await useTestDatabase();
-  server = await startAppServer();
+const app = appHarness({
+  env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0", WORKSTREAMS_RATE_LIMIT_TURNS: "0" },
 });
-afterEach(async () => {
-  await Promise.all(runners.splice(0).map((runner) => runner.stop()));
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
-});
+const runners = jobRunners(Date.UTC(2030, 0, 1));
 
-let clockBase = Date.UTC(2030, 0, 1);
-/** A clock of its own per test, each later than the last, so no test runs another's jobs. */
-function fakeClock() {
-  clockBase += 365 * 24 * 60 * MINUTE;
-  let now = clockBase;
-  return {
-    now: () => now,
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
-
-type Clock = ReturnType<typeof fakeClock>;
-
-function runnerOf(definition: AnyJobDefinition, clock: Clock, processId: string): EmbeddedRunner {
-  const runner = createEmbeddedRunner({
-    functions: [definition],
-    clock,
-    processId,
-    backoffMs: () => MINUTE,
-  });
-  runners.push(runner);
-  return runner;
+function runnerOf(
+  definition: AnyJobDefinition,
+  clock: TestClock,
+  processId: string,
+): EmbeddedRunner {
+  return runners.runner(definition, { clock, processId, backoffMs: MINUTE });
 }
 
 /** A member past onboarding (no onboarding row: their turns are regular) with a group workstream. */
-async function regularMember(name: string) {
-  const user = await signUp(server.url, name);
-  const group = await createGroup(user.client, `${name} notes`);
-  return { user, workstreamId: group.id };
-}
-
-type Member = Awaited<ReturnType<typeof regularMember>>;
+const regularMember = (name: string) => app.withGroup(name);
 
 /** One completed turn; the post-turn event it wrote, stamped with the test clock's time. */
-async function turnOf(member: Member, text: string, at: number): Promise<JobEvent> {
-  const response = await sendTo(member.user.client, member.workstreamId, text);
-  const { events } = await readSse(response);
-  expect(statuses(events).at(-1)).toBe("ready");
-  const status = events.find((event) => event.data.type === "data-status");
-  const turnId = String((status?.data.data as { turnId?: string } | undefined)?.turnId);
-  const data = turnCompleted.schema.parse({
-    turnId,
-    workstreamId: member.workstreamId,
-    organizationId: member.user.organizationId,
-    userId: member.user.userId,
-    completed: true,
-    compact: false,
-    untitled: false,
-    onboarding: false,
-  });
+async function turnOf(member: GroupMember, text: string, at: number): Promise<JobEvent> {
+  const turnId = await completedTurn(member, text);
+  const data = turnCompletedData(member, turnId, { onboarding: false });
   return { id: crypto.randomUUID(), name: turnCompleted.name, data, ts: at };
 }
 
@@ -141,7 +89,7 @@ async function sourceTurns(user: SignedUpUser): Promise<Set<string>> {
 
 describe("regular-chat-memory-digest", () => {
   it("I14.6 T19 a busy organization is digested at most once per 15 minutes and every turn within 30; a quiet one 15 minutes after its turn; organizations do not wait for each other", async () => {
-    const clock = fakeClock();
+    const clock = runners.clock();
     const start = clock.now();
     const runner = runnerOf(regularChatMemoryDigest, clock, "digest-flow");
     const busy = await regularMember("Busy Member");
@@ -198,7 +146,7 @@ describe("regular-chat-memory-digest", () => {
   });
 
   it("I14.6 one run reads every slice since the cursor, round by round, and moves the cursor with its memories", async () => {
-    const clock = fakeClock();
+    const clock = runners.clock();
     const runner = runnerOf(regularChatMemoryDigest, clock, "digest-rounds");
     const member = await regularMember("Many Turns Member");
     const events: JobEvent[] = [];
@@ -238,7 +186,7 @@ describe("regular-chat-memory-digest", () => {
   });
 
   it("I14.6 a repeated fact reinforces its memory, by normalized text or by a vector at least 0.92 similar, instead of adding a row", async () => {
-    const clock = fakeClock();
+    const clock = runners.clock();
     const runner = runnerOf(regularChatMemoryDigest, clock, "digest-dedup");
     const member = await regularMember("Dedup Member");
     const first = await turnOf(
@@ -290,7 +238,7 @@ describe("regular-chat-memory-digest", () => {
   });
 
   it("I14.6 a run that dies after its write committed is taken over without writing twice; the cursor moved once", async () => {
-    const clock = fakeClock();
+    const clock = runners.clock();
     const member = await regularMember("Crash Member");
     const event = await turnOf(member, "I store the kayak paddles in shed four.", clock.now());
     // The first process commits its write, then hangs there: it died before recording the step.
@@ -355,7 +303,7 @@ describe("regular-chat-memory-digest", () => {
   });
 
   it("I14.6 a turn that ended before the cursor but became visible after it (a late commit on another server) is digested, once", async () => {
-    const clock = fakeClock();
+    const clock = runners.clock();
     const runner = runnerOf(regularChatMemoryDigest, clock, "digest-late");
     const member = await regularMember("Late Commit Member");
     await enqueue(runner, await turnOf(member, fact(1), clock.now()));
@@ -390,7 +338,7 @@ describe("regular-chat-memory-digest", () => {
   });
 
   it("I14.6 onboarding turns are not digested: post-chat-memory has them", async () => {
-    const clock = fakeClock();
+    const clock = runners.clock();
     const runner = runnerOf(regularChatMemoryDigest, clock, "digest-onboarding");
     const member = await regularMember("Onboarding Digest Member");
     const started = await member.user.client.json<{ state: string }>("/api/onboarding", {

@@ -10,39 +10,31 @@ import { getDb } from "@/db/client";
 import { memories, skills } from "@/db/schema";
 import { drainJobsOnce } from "@/lib/jobs/port";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { countRows } from "../support/row-counts";
 import { type SentRequests, watchSentRequests } from "../support/sent-requests";
 import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { createGroup, joinOrganization, sendTo, waitFor } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" }, wire: wireDomains });
 let admin: SignedUpUser;
 /** What the model was sent, by turn. */
 let sent: SentRequests;
 const cleanups: Array<() => void> = [];
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
-  admin = await signUp(server.url, "Memory Jobs Admin");
+  admin = await app.signUp("Memory Jobs Admin");
   sent = watchSentRequests();
   cleanups.push(sent.stop);
 });
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 /** A member of the admin's organization, onboarding (as the app's first page load leaves them). */
 async function onboardingMember(name: string): Promise<SignedUpUser> {
-  const user = await signUp(server.url, name);
+  const user = await app.signUp(name);
   await joinOrganization(user, admin.organizationId, "member");
   const started = await user.client.json<{ state: string }>("/api/onboarding", { method: "POST" });
   expect(started.body.state).toBe("onboarding");

@@ -1,23 +1,11 @@
 // The offline model introduces itself once per workstream, through the real turn path (history
 // as the turn composes it, tool steps included), and its sample tool inputs look real.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { describe, expect, it } from "vitest";
+import { type Owner, send } from "../support/fixtures";
+import { appHarness } from "../support/harness";
 import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
-let testDb: TestDatabase;
-let server: AppServer;
-
-beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
-});
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" } });
 
 const NOTE = /offline model/gi;
 
@@ -34,7 +22,7 @@ const notes = (events: SseEvent[]) => textOf(events).match(NOTE)?.length ?? 0;
 
 describe("the offline model's note", () => {
   it("UI15 says it is the offline model in the first answer of a workstream only, over several turns (a tool turn included)", async () => {
-    const owner = await userWithWorkstream(server.url, "Note Once");
+    const owner = await app.owner("Note Once");
     const asked = [
       "What is a vector database?",
       "How would I pick one for a small team?",
@@ -47,7 +35,7 @@ describe("the offline model's note", () => {
     expect(counts).toEqual([1, 0, 0, 0, 0]);
 
     // Another workstream is another conversation: it is told once again.
-    const other = await userWithWorkstream(server.url, "Note Again");
+    const other = await app.owner("Note Again");
     expect(notes(await turn(other, "What is a vector database?"))).toBe(1);
     expect(notes(await turn(other, "And a graph database?"))).toBe(0);
 
@@ -66,7 +54,7 @@ describe("the offline model's note", () => {
   });
 
   it("UI15 calls current_time with an IANA time zone, not a date", async () => {
-    const owner = await userWithWorkstream(server.url, "Time Zone");
+    const owner = await app.owner("Time Zone");
     const zones: string[] = [];
     // The zone is optional, and the offline model leaves optional fields out now and then.
     for (const text of [

@@ -6,7 +6,7 @@
 // batch of tool calls an announcement that names neither the tool nor its result.
 import type { LanguageModelV4, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { turns, workstreamStates } from "@/db/schema";
 import type { SpecialistPartData } from "@/lib/agents/specialists";
@@ -14,15 +14,13 @@ import { config } from "@/lib/config";
 import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { type Owner, send } from "../support/fixtures";
+import { appHarness } from "../support/harness";
 import { readSse, type SseEvent, statuses, textOf } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { answer, eventually, followFrom, messagesOf } from "./approvals-support";
 import { createGroup } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" }, wire: wireDomains });
 
 /** Every model call of the tests: whose it was, what it was sent, what it used, if it was cut. */
 type Call = {
@@ -63,9 +61,6 @@ function recording(model: LanguageModelV4, agentId: string): LanguageModelV4 {
 }
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  await wireDomains();
   registerHook({
     kind: "resolveAgent",
     name: "test:record-model-calls",
@@ -74,15 +69,10 @@ beforeAll(async () => {
       model: { ...resolved.model, model: recording(resolved.model.model, resolved.agent.id) },
     }),
   });
-  server = await startAppServer();
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 async function groupOf(name: string): Promise<Owner> {
-  const owner = await userWithWorkstream(server.url, name);
+  const owner = await app.owner(name);
   const group = await createGroup(owner.client, "Pricing");
   return { ...owner, workstreamId: group.id };
 }
@@ -265,7 +255,7 @@ describe("consulting a specialist in a group workstream", () => {
   });
 
   it("W3 a direct workstream's chief has no specialists to consult", async () => {
-    const owner = await userWithWorkstream(server.url, "Direct Member");
+    const owner = await app.owner("Direct Member");
     calls.length = 0;
     const { events } = await turn(owner, "ask the Analyst: which database is cheaper?");
     expect(statuses(events).at(-1)).toBe("ready");
@@ -294,7 +284,7 @@ function firstOffset(events: SseEvent[], type: string): number {
 
 describe("preambles", () => {
   it("E3 the greeting opens a new workstream's first turn, the preamble every later one, each before the first text and with an offset", async () => {
-    const owner = await userWithWorkstream(server.url, "Greeted Member");
+    const owner = await app.owner("Greeted Member");
     const first = await turn(owner, "hello there");
     const voice = config.agents.chief.voice;
     expect(preambles(first.events).map((preamble) => preamble.text)).toEqual([voice.greeting]);
@@ -309,7 +299,7 @@ describe("preambles", () => {
   });
 
   it("E3 after a batch of tool calls the agent announces it goes on, naming neither the tool nor its result", async () => {
-    const owner = await userWithWorkstream(server.url, "Announced Member");
+    const owner = await app.owner("Announced Member");
     await turn(owner, "hello there");
     const { events } = await turn(owner, "What time is it? [tool:current_time]");
     expect(statuses(events).at(-1)).toBe("ready");

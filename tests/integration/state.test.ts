@@ -14,10 +14,9 @@ import {
   type WorkstreamState,
 } from "@/lib/state/schema";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type Owner, send, userWithWorkstream } from "../support/fixtures";
+import { type Owner, send } from "../support/fixtures";
+import { appHarness } from "../support/harness";
 import { readSse, textOf } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { createGroup, type LiveData, LiveFollower } from "./workstreams-support/helpers";
 
 vi.hoisted(() => {
@@ -29,23 +28,17 @@ vi.hoisted(() => {
 type ErrorBody = { error: { code: string; list?: string; id?: string; field?: string } };
 type PatchBody = { version: number; state: WorkstreamState; lastEvictions: Eviction[] };
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ wire: wireDomains });
 let alice: Owner;
 let bob: Owner;
 const open: LiveFollower[] = [];
 
 beforeAll(async () => {
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
-  alice = await userWithWorkstream(server.url, "Alice State");
-  bob = await userWithWorkstream(server.url, "Bob State");
+  alice = await app.owner("Alice State");
+  bob = await app.owner("Bob State");
 });
 afterAll(async () => {
   await Promise.all(open.map((follower) => follower.close()));
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 async function stored(workstreamId: string) {
@@ -88,7 +81,7 @@ const isContext = (workstreamId: string, reason: string) => (event: LiveData) =>
 
 describe("the agent's state and plan tools through a turn", () => {
   it("I13.1 I13.5 W9 nine decisions over nine turns keep eight; the lowest-confidence one is evicted and recorded", async () => {
-    const owner = await userWithWorkstream(server.url, "Nine Decisions");
+    const owner = await app.owner("Nine Decisions");
     for (let i = 1; i <= 9; i++) {
       // One decision is less sure than the others; the plain request records the default 0.7.
       const message =
@@ -158,7 +151,7 @@ describe("the agent's state and plan tools through a turn", () => {
   });
 
   it("I13.1 an item over 500 characters through the tool is an error the model sees, and nothing changes", async () => {
-    const owner = await userWithWorkstream(server.url, "Too Long Tool");
+    const owner = await app.owner("Too Long Tool");
     const answer = await turn(owner, `add a risk: ${"x".repeat(STATE_ITEM_MAX + 20)}`);
     expect(answer).toContain("reported an error");
     const unknown = await turn(
@@ -190,7 +183,7 @@ describe("PATCH /api/workstreams/:id/state", () => {
   });
 
   it("I13.1 W9 an edit past a list's limit answers 422 limit:state naming the list, and nothing changes", async () => {
-    const owner = await userWithWorkstream(server.url, "Over Limit");
+    const owner = await app.owner("Over Limit");
     const full = Array.from({ length: 5 }, (_, i) => ({ text: `question ${i}` }));
     expect(
       (await patch(owner, owner.workstreamId, { delta: { openQuestions: { add: full } } })).status,
@@ -208,7 +201,7 @@ describe("PATCH /api/workstreams/:id/state", () => {
   });
 
   it("I13.1 malformed, unstorable, unknown-id and too-long edits answer 400 with a code, and nothing changes", async () => {
-    const owner = await userWithWorkstream(server.url, "Bad Input");
+    const owner = await app.owner("Bad Input");
     const cases: Array<[unknown, string]> = [
       [{ delta: { tasks: { add: "write docs" } } }, "bad_request:validation"],
       [{ delta: { tasks: { add: [{ text: "x", priority: 1 }] } } }, "bad_request:unknown_field"],
@@ -248,7 +241,7 @@ describe("PATCH /api/workstreams/:id/state", () => {
   });
 
   it("I13.1 an edit against a stale version answers 409 conflict:state_version, and nothing changes", async () => {
-    const owner = await userWithWorkstream(server.url, "Stale Version");
+    const owner = await app.owner("Stale Version");
     const first = await patch(owner, owner.workstreamId, {
       version: 0,
       delta: { artifacts: { add: [{ text: "brief.pdf" }] } },
@@ -265,7 +258,7 @@ describe("PATCH /api/workstreams/:id/state", () => {
   });
 
   it("I13.1 edits at the same moment are all kept: a writer that lost the race merges again", async () => {
-    const owner = await userWithWorkstream(server.url, "Same Moment");
+    const owner = await app.owner("Same Moment");
     const results = await Promise.all(
       ["one", "two", "three"].map((text) =>
         patch(owner, owner.workstreamId, { delta: { artifacts: { add: [{ text }] } } }),

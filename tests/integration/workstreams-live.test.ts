@@ -4,10 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActivityEntry, WorkstreamSummary } from "@/lib/workstreams/types";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import {
   createGroup,
   isChange,
@@ -17,8 +16,7 @@ import {
   waitIdle,
 } from "./workstreams-support/helpers";
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" }, wire: wireDomains });
 let owner: SignedUpUser;
 let colleague: SignedUpUser;
 let outsider: SignedUpUser;
@@ -31,19 +29,13 @@ async function follow(user: SignedUpUser, query = "") {
 }
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
-  owner = await signUp(server.url, "Live Owner");
-  colleague = await signUp(server.url, "Live Colleague");
-  outsider = await signUp(server.url, "Live Outsider");
+  owner = await app.signUp("Live Owner");
+  colleague = await app.signUp("Live Colleague");
+  outsider = await app.signUp("Live Outsider");
   await joinOrganization(colleague, owner.organizationId, "member");
 });
 afterAll(async () => {
   await Promise.all(open.map((follower) => follower.close()));
-  await server?.close();
-  await releaseTestDatabase(testDb);
 });
 
 describe("the live channel", () => {
@@ -115,7 +107,7 @@ describe("the live channel", () => {
   });
 
   it("W2 announces onboarding completion so other tabs can show the core workstreams", async () => {
-    const member = await signUp(server.url, "Onboarding Tab");
+    const member = await app.signUp("Onboarding Tab");
     const tab = await follow(member);
     await member.client.json("/api/onboarding/complete", { method: "POST" });
     await tab.next((event) => event.type === "onboarding" && event.state === "completed");
@@ -128,7 +120,7 @@ describe("the live channel", () => {
 
 describe("recent activity", () => {
   it("W1 T23 keeps one generated entry per workstream touched, newest first, never the member's words or triggers", async () => {
-    const member = await signUp(server.url, "Activity Member");
+    const member = await app.signUp("Activity Member");
     const first = await createGroup(member.client, "First");
     const second = await createGroup(member.client, "Second");
     const sent = [

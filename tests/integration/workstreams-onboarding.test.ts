@@ -1,33 +1,20 @@
 // Onboarding and the workstreams bootstrap (seed 001): a new member starts in onboarding with the
 // onboarding direct agents; completing onboarding (the explicit action, or the chief's tool)
 // provisions the completed direct agents and the core workstreams, idempotently.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { config, getCoreWorkstreamProfile } from "@/lib/config";
 import { bootstrapMember } from "@/lib/workstreams/onboarding";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
 import { wireDomains } from "@/root/wiring";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { joinOrganization, sendTo, waitIdle } from "./workstreams-support/helpers";
 
 type List = { workstreams: WorkstreamSummary[] };
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" }, wire: wireDomains });
 const { bootstrap } = config.workstreams;
-
-beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  await wireDomains();
-  server = await startAppServer();
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
-});
 
 async function directAgents(user: SignedUpUser): Promise<string[]> {
   const list = await user.client.json<List>("/api/workstreams?mode=direct");
@@ -41,7 +28,7 @@ async function coreTypes(user: SignedUpUser): Promise<Array<string | null>> {
 
 describe("bootstrap", () => {
   it("W2 a new member starts in onboarding with only the onboarding direct agents", async () => {
-    const user = await signUp(server.url, "New Member");
+    const user = await app.signUp("New Member");
     expect((await user.client.json("/api/onboarding")).body).toEqual({ state: "onboarding" });
     const started = await user.client.json("/api/onboarding", { method: "POST" });
     expect(started.body).toEqual({ state: "onboarding" });
@@ -53,7 +40,7 @@ describe("bootstrap", () => {
   });
 
   it("W2 W4 completing onboarding provisions the completed direct agents and core workstreams once", async () => {
-    const user = await signUp(server.url, "Finishing Member");
+    const user = await app.signUp("Finishing Member");
     await user.client.json("/api/onboarding", { method: "POST" });
     const done = await user.client.json<{
       state: string;
@@ -83,8 +70,8 @@ describe("bootstrap", () => {
   });
 
   it("W2 onboarding is per organization: joining another one starts onboarding there", async () => {
-    const owner = await signUp(server.url, "Org Founder");
-    const user = await signUp(server.url, "Joining Member");
+    const owner = await app.signUp("Org Founder");
+    const user = await app.signUp("Joining Member");
     await user.client.json("/api/onboarding/complete", { method: "POST" });
     await joinOrganization(user, owner.organizationId, "member");
     expect((await user.client.json("/api/onboarding")).body).toEqual({ state: "onboarding" });
@@ -93,7 +80,7 @@ describe("bootstrap", () => {
   });
 
   it("W2 a bootstrap after completion heals missing workstreams", async () => {
-    const user = await signUp(server.url, "Healing Member");
+    const user = await app.signUp("Healing Member");
     await user.client.json("/api/onboarding/complete", { method: "POST" });
     const [daily] = (await user.client.json<List>("/api/workstreams?mode=group&core=true")).body
       .workstreams;
@@ -112,7 +99,7 @@ describe("bootstrap", () => {
 
 describe("the chief's complete_onboarding tool", () => {
   it("W2 W4 the chief completes onboarding from the onboarding conversation", async () => {
-    const user = await signUp(server.url, "Chatty Member");
+    const user = await app.signUp("Chatty Member");
     await user.client.json("/api/onboarding", { method: "POST" });
     const [chief] = (await user.client.json<List>("/api/workstreams?mode=direct")).body.workstreams;
     if (!chief) throw new Error("no chief workstream");

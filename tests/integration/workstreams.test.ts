@@ -1,33 +1,24 @@
 // The workstream service over HTTP (seed 001): direct, group and core workstreams; listing with
 // paging; rename, archive, unarchive and delete with their rules; isolation; bad input.
 import { count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { messages, turnEvents, turns, workstreams } from "@/db/schema";
 import { config } from "@/lib/config";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
-import { type AppServer, startAppServer } from "../support/app-server";
-import { type SignedUpUser, signUp } from "../support/http-client";
+import { appHarness } from "../support/harness";
+import type { SignedUpUser } from "../support/http-client";
 import { readSse } from "../support/sse";
-import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 import { createGroup, joinOrganization, sendTo, waitIdle } from "./workstreams-support/helpers";
 
 type List = { workstreams: WorkstreamSummary[]; hasMore: boolean; page?: number };
 type ErrorBody = { error: { code: string } };
 
-let testDb: TestDatabase;
-let server: AppServer;
+const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" } });
 let alice: SignedUpUser;
 
 beforeAll(async () => {
-  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
-  testDb = await useTestDatabase();
-  server = await startAppServer();
-  alice = await signUp(server.url, "Alice Lists");
-});
-afterAll(async () => {
-  await server?.close();
-  await releaseTestDatabase(testDb);
+  alice = await app.signUp("Alice Lists");
 });
 
 async function list(user: SignedUpUser, query: string) {
@@ -140,7 +131,7 @@ describe("creating workstreams", () => {
 
 describe("listing workstreams", () => {
   it("W6 pages standard group workstreams 15 at a time with hasMore, newest activity first", async () => {
-    const bob = await signUp(server.url, "Bob Pages");
+    const bob = await app.signUp("Bob Pages");
     const created: string[] = [];
     for (let i = 0; i < 17; i++) created.push((await createGroup(bob.client, `Stream ${i}`)).id);
     await bob.client.json("/api/workstreams", {
@@ -166,7 +157,7 @@ describe("listing workstreams", () => {
   });
 
   it("W6 lists direct workstreams without paging, in the config's agent order", async () => {
-    const carol = await signUp(server.url, "Carol Direct");
+    const carol = await app.signUp("Carol Direct");
     for (const agentId of ["writer", "chief", "analyst"]) {
       await carol.client.json("/api/workstreams", {
         method: "POST",
@@ -183,7 +174,7 @@ describe("listing workstreams", () => {
   });
 
   it("W6 W11 leaves archived workstreams out unless includeArchived", async () => {
-    const dave = await signUp(server.url, "Dave Archive");
+    const dave = await app.signUp("Dave Archive");
     const kept = await createGroup(dave.client, "Kept");
     const archived = await createGroup(dave.client, "Shelved");
     await dave.client.fetch(`/api/workstreams/${archived.id}/archive`, { method: "POST" });
@@ -353,8 +344,8 @@ describe("changing workstreams", () => {
 
 describe("isolation", () => {
   it("W1 another member's or organization's workstream is 404 and never listed", async () => {
-    const owner = await signUp(server.url, "Org Owner");
-    const colleague = await signUp(server.url, "Org Colleague");
+    const owner = await app.signUp("Org Owner");
+    const colleague = await app.signUp("Org Colleague");
     await joinOrganization(colleague, owner.organizationId, "member");
     const mine = await createGroup(owner.client, "Private plan");
     for (const user of [colleague, alice]) {

@@ -1,35 +1,10 @@
 // Helpers for the workstreams and admin integration tests: organization membership, creating
 // workstreams over HTTP, following the live channel, waiting for a turn.
-import { getDb } from "@/db/client";
-import { member } from "@/db/schema";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
 import { userMessage } from "../../support/fixtures";
-import {
-  type HttpClient,
-  type SignedUpUser,
-  setActiveOrganization,
-} from "../../support/http-client";
+import type { HttpClient } from "../../support/http-client";
 
-export async function joinOrganization(
-  user: SignedUpUser,
-  organizationId: string,
-  role: "owner" | "admin" | "member",
-): Promise<string> {
-  const db = await getDb();
-  const id = crypto.randomUUID();
-  await db.insert(member).values({ id, organizationId, userId: user.userId, role });
-  await setActiveOrganization(user, organizationId);
-  return id;
-}
-
-export async function createGroup(client: HttpClient, title?: string): Promise<WorkstreamSummary> {
-  const response = await client.json<WorkstreamSummary>("/api/workstreams", {
-    method: "POST",
-    json: title === undefined ? { mode: "group" } : { mode: "group", title },
-  });
-  if (response.status !== 201) throw new Error(`create group: ${response.status}`);
-  return response.body;
-}
+export { createGroup, joinOrganization } from "../../support/harness";
 
 export function sendTo(client: HttpClient, workstreamId: string, text: string) {
   return client.fetch(`/api/workstreams/${workstreamId}/messages`, {

@@ -12,7 +12,7 @@ import { config, getAgent } from "@/lib/config";
 import { OFFLINE_CONTEXT_REQUESTS } from "@/lib/models/offline/context-requests";
 import { OFFLINE_TRIGGERS } from "@/lib/models/offline/triggers";
 import { usingOfflineModel } from "@/lib/models/registry";
-import { STATE_ITEM_MAX, STATE_LIMITS } from "@/lib/state/schema";
+import { CONTEXT_SECTIONS, STATE_ITEM_MAX, STATE_LIMITS } from "@/lib/state/schema";
 import { describeWorkstream } from "@/lib/turns/describe";
 import { listMessageHistoryPage } from "@/lib/turns/messages";
 import { markWorkstreamRead } from "@/lib/workstreams/unread";
@@ -59,6 +59,7 @@ export default async function WorkstreamPage({ params }: Props) {
       contextPanel={{
         initiallyOpen: panelOpenFromCookie(panelCookie),
         limits: { lists: { ...STATE_LIMITS }, itemMaxChars: STATE_ITEM_MAX },
+        sectionOrder: CONTEXT_SECTIONS,
       }}
       toolSettings={toolSettings(row)}
     />

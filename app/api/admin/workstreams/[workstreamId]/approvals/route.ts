@@ -5,15 +5,15 @@ import { requireAdmin } from "@/lib/admin/guard";
 import { listDecisions } from "@/lib/approvals/store";
 import { json } from "@/lib/http/respond";
 import { routeHandlers } from "@/lib/http/route-handlers";
+import { requireOrganizationWorkstream } from "@/lib/workstreams/queries";
 import { schemas } from "./schema";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(schemas, {
   GET: async ({ request, params }) => {
     const viewer = await requireAdmin(request);
-    const decisions = await listDecisions({
-      organizationId: viewer.organizationId,
-      workstreamId: params.workstreamId,
-    });
+    const workstream = { organizationId: viewer.organizationId, workstreamId: params.workstreamId };
+    await requireOrganizationWorkstream(workstream);
+    const decisions = await listDecisions(workstream);
     return json({ decisions });
   },
 });

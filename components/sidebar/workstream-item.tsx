@@ -47,7 +47,7 @@ export function UnreadMark({ unread }: { unread: boolean }) {
   );
 }
 
-export function WorkstreamRow({
+export function WorkstreamItem({
   workstream,
   active,
   now,
