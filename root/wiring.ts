@@ -22,6 +22,7 @@ import { registerSendMessageTool } from "@/lib/turns/send-message";
 import { declareSpecialistTool } from "@/lib/turns/specialists";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
+import { registerDomainOfflineAnswers } from "./offline-answers";
 
 const state = processSingleton<{
   wired?: Promise<void>;
@@ -89,12 +90,14 @@ function registerScopedToolsHook(): void {
 
 /**
  * What a turn's agent is given: the domains' scoped tools (bound per turn by the agent's tool
- * list) and the member section of its context. Once per process; part of wireDomains, and on its
+ * list), the member section of its context and the domains' offline answers. Once per process; part of wireDomains, and on its
  * own for tests that run turns without the background machinery.
  */
 export function wireTurnTools(): void {
   if (state.tools) return;
   state.tools = true;
+  // What the domains answer when the offline model stands in (a no-op for a real model).
+  registerDomainOfflineAnswers();
   registerOnboardingTool();
   registerMemoryTools();
   registerFileTools();

@@ -1,6 +1,7 @@
 /**
- * The offline model's trigger table (exported as data for the README and UI) and the parser
- * that finds bracketed triggers such as `[long]` or `[tool:search:{"q":"x"}]` in a user message.
+ * The offline model's trigger table (data for docs/offline-model.md, which a test compares, and
+ * for the chat's "See all triggers" dialog) and the parser that finds bracketed triggers such as
+ * `[long]` or `[tool:search:{"q":"x"}]` in a user message.
  */
 
 export interface OfflineTrigger {
@@ -42,7 +43,7 @@ export const OFFLINE_TRIGGERS: ReadonlyArray<OfflineTrigger> = Object.freeze([
   {
     trigger: "[slow-compaction:MS]",
     effect:
-      "A compaction of older history that holds this message takes MS milliseconds longer (to watch “Compacting…”).",
+      "A background task that reads this message (such as the compaction of older history) takes MS milliseconds longer, to watch “Compacting…”.",
   },
 ]);
 
@@ -69,8 +70,8 @@ export interface ParsedTriggers {
   hang: boolean;
   echo: boolean;
   words: number | undefined;
-  /** `[slow-compaction:MS]`: how much longer a compaction of this message takes. */
-  compactionDelayMs: number | undefined;
+  /** `[slow-compaction:MS]`: how much longer a background task reading this message takes. */
+  taskDelayMs: number;
 }
 
 const MAX_WORDS = 20_000;
@@ -163,7 +164,7 @@ export function parseTriggers(text: string): ParsedTriggers {
     hang: false,
     echo: false,
     words: undefined,
-    compactionDelayMs: undefined,
+    taskDelayMs: 0,
   };
   const spans: Span[] = [];
   let i = text.indexOf("[");
@@ -208,6 +209,18 @@ function applySimpleTrigger(parsed: ParsedTriggers, match: RegExpExecArray): voi
   else if (keyword === "echo") parsed.echo = true;
   else if (words !== undefined) parsed.words = Math.min(Number(words), MAX_WORDS);
   else if (compactionMs !== undefined) {
-    parsed.compactionDelayMs = Math.min(Number(compactionMs), MAX_SLOW_MS);
+    parsed.taskDelayMs = Math.max(parsed.taskDelayMs, Math.min(Number(compactionMs), MAX_SLOW_MS));
   }
+}
+
+/** The text with every trigger removed, line by line (a line keeps its indentation). */
+export function stripTriggers(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (!line.includes("[")) return line;
+      const indent = /^\s*/u.exec(line)?.[0] ?? "";
+      return indent + parseTriggers(line).cleanText;
+    })
+    .join("\n");
 }
