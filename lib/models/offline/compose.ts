@@ -111,7 +111,8 @@ export function composeLongAnswer(text: string, rng: Rng): string {
 const WORD_POOL = (
   "river stone light garden window morning signal paper orbit canvas harbor lantern meadow " +
   "circuit marble compass echo summit forest pixel thunder velvet anchor beacon cedar delta " +
-  "ember falcon glacier horizon island jasmine kernel lagoon mosaic nectar oasis prism quartz"
+  "ember falcon glacier horizon island jasmine kernel lagoon mosaic nectar oasis prism quartz " +
+  "ripple saffron tundra umbra vector willow zenith amber breeze cobalt dune fable grove"
 ).split(" ");
 
 /** Exactly `count` words: the message's own words first, then a seeded pool. */
