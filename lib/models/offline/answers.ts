@@ -41,20 +41,12 @@ export interface OfflineAnswers {
   documented?: DocumentedRequest[];
 }
 
-type Registry = {
-  tasks: Map<string, OfflineTaskAnswer>;
-  toolReports: Map<string, OfflineToolReport>;
-  asides: OfflineAside[];
-  requests: OfflineRequest[];
-  documented: DocumentedRequest[];
-};
-
-const registry = processSingleton<Registry>("offline-answers", () => ({
-  tasks: new Map(),
-  toolReports: new Map(),
-  asides: [],
-  requests: [],
-  documented: [],
+const registry = processSingleton("offline-answers", () => ({
+  tasks: new Map<string, OfflineTaskAnswer>(),
+  toolReports: new Map<string, OfflineToolReport>(),
+  asides: [] as OfflineAside[],
+  requests: [] as OfflineRequest[],
+  documented: [] as DocumentedRequest[],
 }));
 
 /** Adds a domain's answers; a later registration of the same key replaces the earlier one. */

@@ -39,15 +39,7 @@ const CLOSERS: Templates = [
   "Tell me more about your setup and I'll tailor the next step.",
   "If you share what you've tried with {k}, I can make this more specific.",
 ];
-const SECTIONS: Templates = [
-  "Background",
-  "How it works",
-  "Options",
-  "Trade-offs",
-  "Pitfalls",
-  "A worked example",
-  "Next steps",
-];
+const SECTIONS = ["Background", "How it works", "Options", "Trade-offs", "Pitfalls", "Next steps"];
 
 const CODE_REQUEST =
   /\b(code|function|snippet|script|implement|sql|query|class|component|typescript|javascript|python|bash|program)\b/i;
@@ -64,7 +56,7 @@ function fill(template: string, keywords: string): string {
   return template.replaceAll("{k}", keywords);
 }
 
-/** A fenced starting point in the language the message names (TypeScript unless it names one). */
+/** A fenced starting point: Python when the message names it, else TypeScript. */
 function codeBlock(text: string): string {
   const name =
     contentWords(text, 6)
@@ -74,12 +66,6 @@ function codeBlock(text: string): string {
       .join("") || "example";
   if (/\bpython\b/i.test(text)) {
     return `\`\`\`python\ndef ${name}(value: str) -> str:\n    """A starting point to adapt."""\n    if not value.strip():\n        raise ValueError("${name}: value must not be empty")\n    return value.strip()\n\`\`\``;
-  }
-  if (/\b(sql|query|postgres)\b/i.test(text)) {
-    return `\`\`\`sql\n-- ${name}: a starting point to adapt.\nselect id, created_at\nfrom items\nwhere created_at > now() - interval '7 days'\norder by created_at desc\nlimit 50;\n\`\`\``;
-  }
-  if (/\b(bash|shell|script)\b/i.test(text)) {
-    return `\`\`\`bash\n#!/usr/bin/env bash\n# ${name}: a starting point to adapt.\nset -euo pipefail\nfor file in "$@"; do\n  echo "processing $file"\ndone\n\`\`\``;
   }
   return `\`\`\`ts\n/** ${name}: a starting point to adapt. */\nexport function ${name}(input: string): string {\n  const value = input.trim();\n  if (value.length === 0) throw new Error("${name}: input must not be empty");\n  return value;\n}\n\`\`\``;
 }
@@ -141,21 +127,14 @@ function shortValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
+/** A result no tool owner reports: its first fields (or items), one line each. */
 function describeJson(value: unknown): string {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "It returned an empty list.";
-    const items = value.slice(0, 3).map((item) => `- ${shortValue(item)}`);
-    const more = value.length > 3 ? `\n- …and ${value.length - 3} more` : "";
-    return `It returned ${value.length} item${value.length === 1 ? "" : "s"}:\n\n${items.join("\n")}${more}`;
-  }
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return "It returned an empty object.";
-    const lines = entries.slice(0, 6).map(([key, v]) => `- **${key}**: ${shortValue(v)}`);
-    const more = entries.length > 6 ? `\n- …plus ${entries.length - 6} more field(s)` : "";
-    return `Here's what came back:\n\n${lines.join("\n")}${more}`;
-  }
-  return `It returned \`${shortValue(value)}\`.`;
+  if (typeof value !== "object" || value === null) return `It returned \`${shortValue(value)}\`.`;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return "It returned nothing.";
+  const lines = entries.slice(0, 6).map(([key, v]) => `- **${key}**: ${shortValue(v)}`);
+  const more = entries.length > 6 ? `\n- …and ${entries.length - 6} more` : "";
+  return `Here's what came back:\n\n${lines.join("\n")}${more}`;
 }
 
 function reportOne(part: LanguageModelV4ToolResultPart): string {

@@ -27,21 +27,17 @@ import { simulatedOutageError } from "./timing";
 import { countInputTokens, countTextTokens, truncateToTokens } from "./tokens";
 import { parseTriggers, stripTriggers } from "./triggers";
 
-export interface PlanSettings {
+/** The model's settings; an undefined first-token delay is 0–20 ms, seeded from the prompt. */
+export type PlanSettings = {
   modelId: string;
   chunkDelayMs: number;
-  /** Undefined: 0–20 ms, seeded from the prompt. */
   firstTokenDelayMs: number | undefined;
   retryAfterMs: number;
-}
+};
 
-export interface PlannedToolCall {
-  toolCallId: string;
-  toolName: string;
-  input: string;
-}
+export type PlannedToolCall = { toolCallId: string; toolName: string; input: string };
 
-export interface OfflinePlan {
+export type OfflinePlan = {
   failure: APICallError | undefined;
   reasoning: string | undefined;
   text: string;
@@ -55,9 +51,9 @@ export interface OfflinePlan {
   inputTokens: number;
   /** Seed for chunk sizes. */
   seed: number;
-}
+};
 
-const FAIL_COUNTER_LIMIT = 1000;
+// Calls per prompt for `[fail:N]`, the oldest forgotten past a thousand prompts.
 const failCounts = new Map<string, number>();
 
 export function resetPlanState(): void {
@@ -75,10 +71,8 @@ function failureFor(
   const calls = failCounts.get(key) ?? 0;
   if (fail !== "always" && calls >= fail) return undefined;
   failCounts.delete(key);
-  if (failCounts.size >= FAIL_COUNTER_LIMIT) {
-    const oldest = failCounts.keys().next();
-    if (!oldest.done) failCounts.delete(oldest.value);
-  }
+  const oldest = failCounts.size >= 1000 ? failCounts.keys().next().value : undefined;
+  if (oldest !== undefined) failCounts.delete(oldest);
   failCounts.set(key, calls + 1);
   const message =
     fail === "always"
@@ -90,12 +84,6 @@ function failureFor(
     retryAfterMs: settings.retryAfterMs,
     retryable: true,
   });
-}
-
-function functionTools(options: LanguageModelV4CallOptions): LanguageModelV4FunctionTool[] {
-  return (options.tools ?? []).filter(
-    (tool): tool is LanguageModelV4FunctionTool => tool.type === "function",
-  );
 }
 
 type Request = { name: string; argsJson: string | undefined };
@@ -128,7 +116,9 @@ export function buildPlan(
   const promptKey = hashHex(view.messageDigests.join("\n\u0000"));
   const seed = hashString(triggers.cleanText);
   const rng = createRng(seed);
-  const tools = functionTools(options);
+  const tools = (options.tools ?? []).filter(
+    (tool): tool is LanguageModelV4FunctionTool => tool.type === "function",
+  );
   const jsonFormat = options.responseFormat?.type === "json" ? options.responseFormat : undefined;
   const slow = triggers.slow;
   const plan: OfflinePlan = {
