@@ -15,6 +15,8 @@ const integration = (kind: "pglite" | "postgres") => ({
     // `*.pglite.test.ts` / `*.postgres.test.ts` hold what only one kind of database can show.
     exclude: [`tests/integration/**/*.${kind === "pglite" ? "postgres" : "pglite"}.test.ts`],
     globalSetup: [`tests/support/global-setup-${kind}.ts`],
+    // The domains' offline answers, as the composition root registers them at start-up.
+    setupFiles: ["tests/support/offline-answers.ts"],
     // Memories get vectors and retrieval is hybrid, without a network (tests may unset it).
     env: {
       TEST_DB_KIND: kind,

@@ -11,6 +11,7 @@ import {
   stopButton,
   turnStatus,
   waitForCompleted,
+  withToolCall,
 } from "./support/chat";
 import { expect, test } from "./support/fixtures";
 
@@ -25,9 +26,17 @@ async function createTarget(page: Page, title: string): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
+/** A message asking the agent to send `text` to the workstream titled `title`. */
+const sendTo = (title: string, text: string) =>
+  withToolCall("Pass this on.", "send_message", {
+    workstreamId: title,
+    text,
+    reason: "You asked me to pass this on.",
+  });
+
 /** Asks the agent to write to `title`; the turn stops at the approval card. */
 async function askToSend(page: Page, title: string, text: string): Promise<void> {
-  await send(page, `tell my ${title} workstream: ${text}`);
+  await send(page, sendTo(title, text));
   await expect(turnStatus(page)).toHaveAttribute("data-state", "suspended");
   await expect(card(page)).toHaveAttribute("data-state", "pending");
 }
@@ -129,7 +138,7 @@ test.describe("tool permissions", () => {
       .check();
     await card(page).getByRole("button", { name: "Approve" }).click();
     await waitForCompleted(page);
-    await send(page, "tell my Launch notes workstream: second note");
+    await send(page, sendTo("Launch notes", "second note"));
     await waitForCompleted(page);
     expect(await answerText(page)).toContain("I sent the message to “Launch notes”.");
     await expect(card(page)).toHaveCount(0);
@@ -156,7 +165,7 @@ test.describe("tool permissions", () => {
     await sheet.getByRole("radio", { name: /Run every tool/ }).check();
     await expect(sheet.getByRole("status")).toHaveText("Saved.");
     await page.keyboard.press("Escape");
-    await send(page, "tell my Harbour log workstream: the ferry is late");
+    await send(page, sendTo("Harbour log", "the ferry is late"));
     await waitForCompleted(page);
     expect(await answerText(page)).toContain("I sent the message to “Harbour log”.");
     // The organization's policy comes first.
@@ -166,7 +175,7 @@ test.describe("tool permissions", () => {
     await page.getByRole("button", { name: "Save policy" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
     await page.goto(chatUrl);
-    await send(page, "tell my Harbour log workstream: and again");
+    await send(page, sendTo("Harbour log", "and again"));
     await waitForCompleted(page);
     expect(await answerText(page)).toContain("forbids this tool");
     await expect(card(page)).toHaveCount(0);

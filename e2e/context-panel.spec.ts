@@ -2,7 +2,7 @@
 // a member's edits reach their other tabs live, memory-block notes can be deleted, and on a
 // phone the panel is a sheet that keyboard users can open, stay in and leave.
 import type { Page } from "@playwright/test";
-import { openChat, send, sendViaApi, waitForCompleted } from "./support/chat";
+import { openChat, send, sendViaApi, waitForCompleted, withToolCall } from "./support/chat";
 import { expect, test } from "./support/fixtures";
 
 const panel = (page: Page) => page.getByRole("complementary", { name: "Workstream context" });
@@ -22,7 +22,12 @@ test.describe("beside the chat", () => {
     await expect(toggle(page)).toHaveAttribute("aria-expanded", "true");
     await expect(panel(page).locator('[data-state-list="keyDecisions"]')).toContainText("none");
 
-    await send(page, "record the decision: Use Postgres because the ops team knows it");
+    await send(
+      page,
+      withToolCall("Record this decision.", "update_workstream_state", {
+        keyDecisions: { add: [{ text: "Use Postgres", rationale: "the ops team knows it" }] },
+      }),
+    );
     await waitForCompleted(page);
     await expect(decisions(page)).toHaveCount(1);
     await expect(decisions(page)).toContainText("Use Postgres");
@@ -35,7 +40,13 @@ test.describe("beside the chat", () => {
   }) => {
     const id = await openChat(page);
     await expect(panel(page).getByText("Nothing yet")).toBeVisible();
-    await sendViaApi(page, id, "add a task: Write the migration");
+    await sendViaApi(
+      page,
+      id,
+      withToolCall("Add a task.", "update_workstream_state", {
+        tasks: { add: [{ text: "Write the migration" }] },
+      }),
+    );
     await sendViaApi(page, id, "What should I do first?");
     const sections = panel(page).locator("[data-context-section]");
     await expect(sections.first()).toHaveAttribute("data-context-section", "instructions");
@@ -55,7 +66,13 @@ test.describe("beside the chat", () => {
     context,
   }) => {
     const id = await openChat(page);
-    await sendViaApi(page, id, "decide: Ship on Fridays because the team is in");
+    await sendViaApi(
+      page,
+      id,
+      withToolCall("Record this decision.", "update_workstream_state", {
+        keyDecisions: { add: [{ text: "Ship on Fridays", rationale: "the team is in" }] },
+      }),
+    );
     const other = await context.newPage();
     await other.goto(`/w/${id}`);
     await expect(decisions(other)).toContainText("Ship on Fridays");
@@ -105,8 +122,16 @@ test.describe("beside the chat", () => {
 
   test("W10 deleting a note from the memory block", async ({ page }) => {
     const id = await openChat(page);
-    await sendViaApi(page, id, "note: The member prefers email updates");
-    await sendViaApi(page, id, "note: Standups are at 9:30");
+    await sendViaApi(
+      page,
+      id,
+      withToolCall("Note this.", "add_memory_note", { text: "The member prefers email updates" }),
+    );
+    await sendViaApi(
+      page,
+      id,
+      withToolCall("Note this.", "add_memory_note", { text: "Standups are at 9:30" }),
+    );
     const entries = panel(page).locator("[data-memory-entry]");
     await expect(entries).toHaveCount(2);
     const email = entries.filter({ hasText: "email updates" });

@@ -1,7 +1,14 @@
 // Specialists in a group workstream: a new workstream opens with its agent's greeting; asked to
 // consult the Analyst, the chief's answer carries the Analyst's part collapsed under it, which
 // opens from the keyboard and is still there after a reload (it is kept with the message).
-import { answerText, messages, send, signUpViaApi, waitForCompleted } from "./support/chat";
+import {
+  answerText,
+  messages,
+  send,
+  signUpViaApi,
+  waitForCompleted,
+  withToolCall,
+} from "./support/chat";
 import { expect, test } from "./support/fixtures";
 
 test("the chief consults the Analyst: the nested part shows collapsed, opens by keyboard and survives a reload", async ({
@@ -16,7 +23,13 @@ test("the chief consults the Analyst: the nested part shows collapsed, opens by 
   await page.goto(`/w/${id}`);
   await expect(page.getByTestId("agent-greeting")).toContainText("Hi, I'm Chief.");
 
-  await send(page, "ask the Analyst: which of the two offers is cheaper over two years?");
+  await send(
+    page,
+    withToolCall("Ask the Analyst.", "consult_specialist", {
+      specialist: "Analyst",
+      question: "Which of the two offers is cheaper over two years?",
+    }),
+  );
   await waitForCompleted(page);
   const answer = messages(page, "assistant").last();
   const part = answer.locator('[data-part="specialist"][data-agent-id="analyst"]');

@@ -30,6 +30,7 @@ import { nestedToolCalls } from "@/lib/turns/tool-authority";
 import { notifyWorkstreamChanged, publishWorkstreamChange } from "@/lib/workstreams/live";
 import { registerOnboardingTool } from "@/lib/workstreams/onboarding-tool";
 import { registerSendMessageTool } from "@/lib/workstreams/send-message";
+import { registerDomainOfflineAnswers } from "./offline-answers";
 
 const state = processSingleton<{
   wired?: Promise<void>;
@@ -97,16 +98,19 @@ function registerScopedToolsHook(): void {
 
 /**
  * What a turn's agent is given: the domains' scoped tools (bound per turn by the agent's tool
- * list) and the member section of its context; what a consultation needs of the engine and the
- * state, and the engine that continues a turn once its approvals are answered (lib/agents and
- * lib/approvals sit below lib/turns, so they are handed these here). Once per process; part of
- * wireDomains, and on its own for tests that run turns without the background machinery.
+ * list), the member section of its context and the domains' offline answers; what a consultation
+ * needs of the engine and the state, and the engine that continues a turn once its approvals are
+ * answered (lib/agents and lib/approvals sit below lib/turns, so they are handed these here). Once
+ * per process; part of wireDomains, and on its own for tests that run turns without the
+ * background machinery.
  */
 export function wireTurnTools(): void {
   if (state.tools) return;
   state.tools = true;
   setTurnContinuation(approvalContinuation);
   setConsultationHost({ nestedToolCalls, renderWorkstreamState, applyStateDelta });
+  // What the domains answer when the offline model stands in (a no-op for a real model).
+  registerDomainOfflineAnswers();
   registerOnboardingTool();
   registerMemoryTools();
   registerFileTools();

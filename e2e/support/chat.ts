@@ -99,3 +99,11 @@ export async function recordTurnStates(page: Page): Promise<() => Promise<string
 export async function waitForCompleted(page: Page, timeout = 20_000): Promise<void> {
   await expect(turnStatus(page)).toHaveAttribute("data-state", "completed", { timeout });
 }
+
+/**
+ * A message that asks the offline model for a tool call: a real model would choose the tool by
+ * itself, so a test that needs the call says so (`[tool:NAME:JSON]`, docs/offline-model.md).
+ */
+export function withToolCall(text: string, tool: string, args: Record<string, unknown>): string {
+  return `${text} [tool:${tool}:${JSON.stringify(args)}]`;
+}

@@ -8,8 +8,8 @@ import { countTokens } from "gpt-tokenizer";
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { generateModelText } from "@/lib/models/calls";
-import { COMPACTION_LABELS, TRANSCRIPT_LABELS } from "@/lib/models/offline/labels";
 import { resolveModel } from "@/lib/models/registry";
+import { TRANSCRIPT_LABELS } from "@/lib/models/short-text";
 import { strictSchema } from "@/lib/models/strict-schema";
 import {
   STATE_ITEM_MAX,
@@ -19,6 +19,12 @@ import {
 import { toStorableText } from "@/lib/text/storable";
 import { windowOf } from "@/lib/turns/context-window";
 import type { RangeMessage } from "./store";
+
+/** The compaction prompt's lines besides the conversation's own. */
+export const COMPACTION_LABELS = {
+  previous: "Previous summary",
+  limit: "Summary limit",
+} as const;
 
 /** What the model answers: every field is required, so strict structured output accepts it. */
 export const findingsSchema = z.object({

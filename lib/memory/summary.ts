@@ -2,10 +2,15 @@
 // with the role that wrote it, written as the summary task's transcript. The configured model
 // (or the offline one) folds them into one summary; the result is cut to the item limit.
 import "server-only";
-import { MEMORY_LABELS } from "@/lib/models/offline/tasks";
 import { generateShortText } from "@/lib/models/short-text";
 import type { MemoryBlockEntry } from "@/lib/state/schema";
 import { type FoldInput, summaryText } from "./block";
+
+/**
+ * The memory summary's input: an optional `Previous summary: …` line, then one `Note (role): …`
+ * line per note, oldest first.
+ */
+export const MEMORY_LABELS = { previous: "Previous summary", note: "Note" } as const;
 
 const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim();
 

@@ -8,7 +8,12 @@ import { APICallError } from "@ai-sdk/provider";
 import { generateText, streamText } from "ai";
 import { countTokens } from "gpt-tokenizer";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createOfflineModel, OFFLINE_TRIGGERS, resetOfflineModelState } from "./offline-model";
+import {
+  createOfflineModel,
+  OFFLINE_TRIGGERS,
+  registerOfflineAnswers,
+  resetOfflineModelState,
+} from "./offline-model";
 
 const fast = () => createOfflineModel({ chunkDelayMs: 0, firstTokenDelayMs: 0, retryAfterMs: 0 });
 
@@ -45,7 +50,7 @@ describe("offline model: answers", () => {
     const b = await collect("Give me some ideas for a team offsite in Lisbon");
     expect(a1.text).toBe(a2.text);
     expect(a1.text).not.toBe(b.text);
-    expect(a1.text).toContain("set up nightly Postgres backups to S3");
+    expect(a1.text).toContain("nightly, Postgres and backups");
     expect(b.text).toContain("Lisbon");
     expect(a1.text.match(/offline model/gi)).toHaveLength(1);
     expect(a1.text).toContain("OPENAI_API_KEY");
@@ -71,7 +76,7 @@ describe("offline model: answers", () => {
       "Write a Python function that parses CSV files into dictionaries",
     );
     expect(text).toMatch(/```python\n[\s\S]+\n```/);
-    expect(text).toContain("a Python function that parses CSV files into dictionaries");
+    expect(text).toMatch(/def parses\w*\(value: str\)/);
   });
 
   it("streams realistic text deltas of 36–72 characters", async () => {
@@ -117,13 +122,39 @@ describe("offline model: answers", () => {
     expect(result.usage.outputTokens).toBeLessThanOrEqual(12);
   });
 
-  it("answers with a short title when the instructions ask for one", async () => {
+  it("answers a background task with the answer registered for it, reading the prompt without triggers", async () => {
+    const seen: string[] = [];
+    registerOfflineAnswers({
+      tasks: {
+        "test-shout": ({ prompt }) => {
+          seen.push(prompt);
+          return prompt.toUpperCase();
+        },
+      },
+    });
+    const task = { offline: { task: "test-shout" } };
     const result = await generateText({
       model: fast(),
-      instructions: "Generate a short title (max 6 words) for this conversation.",
-      prompt: "How do I migrate my Postgres database to Neon?",
+      prompt: "Member: plan the harbour [long]\n  in two steps [fail]",
+      providerOptions: task,
     });
-    expect(result.text).toBe("Migrate Postgres Database Neon");
+    expect(result.text).toBe("MEMBER: PLAN THE HARBOUR\n  IN TWO STEPS");
+    expect(seen).toEqual(["Member: plan the harbour\n  in two steps"]);
+    // [slow-compaction:MS] in the transcript makes the task take that much longer.
+    const started = Date.now();
+    await generateText({
+      model: fast(),
+      prompt: "Member: wait [slow-compaction:300]",
+      providerOptions: task,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    // A task nobody registered is an ordinary message.
+    const plain = await generateText({
+      model: fast(),
+      prompt: "[echo] hello",
+      providerOptions: { offline: { task: "nobody" } },
+    });
+    expect(plain.text).toBe("hello");
   });
 });
 
@@ -169,7 +200,7 @@ describe("offline model: triggers", () => {
     const types = parts.map((p) => p.type);
     expect(types.indexOf("reasoning-start")).toBeGreaterThan(-1);
     expect(types.indexOf("reasoning-end")).toBeLessThan(types.indexOf("text-start"));
-    expect(await result.reasoningText).toContain("Why is the sky blue?");
+    expect(await result.reasoningText).toContain("sky and blue");
     expect((await result.usage).outputTokenDetails.reasoningTokens ?? 0).toBeGreaterThan(0);
   });
 

@@ -1,6 +1,7 @@
 /**
  * Tests the offline model's structured output (Output.object / array / choice) and tool calls
- * (generated and explicit arguments, the follow-up summary, tool choice) through the real AI SDK.
+ * (the smallest schema-valid and explicit arguments, the follow-up report, tool choice) through
+ * the real AI SDK.
  */
 import { generateText, isStepCount, Output, streamText, tool } from "ai";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -21,7 +22,7 @@ describe("offline model: structured output and tools", () => {
     dueDate: z.iso.datetime().nullable(),
   });
 
-  it("produces JSON that validates against the zod schema, derived from the input", async () => {
+  it("produces the smallest JSON that validates against the zod schema", async () => {
     const prompt = "File a feature request about dark mode for the mobile app, priority 4";
     const { output } = await generateText({
       model: fast(),
@@ -29,9 +30,8 @@ describe("offline model: structured output and tools", () => {
       output: Output.object({ schema: ticket }),
     });
     expect(ticket.parse(output)).toEqual(output);
-    expect(output.title).toMatch(/Dark/);
-    expect(output.kind).toBe("feature");
-    expect(output.priority).toBe(4);
+    expect(output).toMatchObject({ title: "aaa", priority: 1, kind: "bug", dueDate: null });
+    expect(output.tags).toHaveLength(2);
     const streamed = streamText({
       model: fast(),
       prompt,
@@ -55,7 +55,7 @@ describe("offline model: structured output and tools", () => {
       prompt: "Classify this ticket: the save button crashes the app, looks like a bug",
       output: Output.choice({ options: ["feature", "bug", "question"] }),
     });
-    expect(choice.output).toBe("bug");
+    expect(choice.output).toBe("feature");
   });
 
   const weatherInput = z.object({
@@ -84,7 +84,7 @@ describe("offline model: structured output and tools", () => {
     expect(result.steps).toHaveLength(2);
     expect(result.steps[0]?.finishReason).toBe("tool-calls");
     expect(calls).toHaveLength(1);
-    expect(weatherInput.parse(calls[0])).toMatchObject({ city: "Lisbon", days: 3 });
+    expect(weatherInput.parse(calls[0])).toEqual({ city: "aa", unit: "c", days: 1 });
     expect(result.text).toContain("weather");
     expect(result.text).toContain("sunny");
     expect(result.text).not.toContain("[tool:");
@@ -126,7 +126,7 @@ describe("offline model: structured output and tools", () => {
       toolChoice: "required",
     });
     expect(forced.toolCalls.map((c) => c.toolName)).toEqual(["weather"]);
-    expect(weatherInput.parse(calls[0])).toMatchObject({ city: "Berlin", days: 5 });
+    expect(weatherInput.parse(calls[0])).toEqual({ city: "aa", unit: "c", days: 1 });
     const off = await generateText({
       model: fast(),
       prompt: "[tool:weather] Berlin",
@@ -165,6 +165,7 @@ describe("offline model: structured output and tools", () => {
       output: Output.object({ schema: summary }),
       stopWhen: isStepCount(3),
     });
-    expect(summary.parse(result.output).city).toBe("Madrid");
+    expect(summary.parse(result.output)).toEqual({ city: "", summary: "aaaaaaaaaa" });
+    expect(result.steps[0]?.toolCalls.map((call) => call.toolName)).toEqual(["weather"]);
   });
 });

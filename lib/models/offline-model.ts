@@ -2,8 +2,10 @@
  * The offline model: the app's default LanguageModelV4 when no provider is configured (no API
  * key, no network). It streams deterministic, input-dependent markdown answers, supports tool
  * calls, structured output, reasoning and usage, and reacts to bracketed test triggers (see
- * OFFLINE_TRIGGERS). This file owns the model object (doGenerate / doStream); the answer
- * composition, schema sampling, triggers and timing live in ./offline/.
+ * OFFLINE_TRIGGERS). It knows no domain: the domains' own answers to their background tasks and
+ * tools are registered with registerOfflineAnswers at start-up (root/offline-answers.ts). This
+ * file owns the model object (doGenerate / doStream); planning, texts, the schema filler,
+ * triggers and timing live in ./offline/.
  */
 import type {
   LanguageModelV4,
@@ -25,6 +27,11 @@ import {
 } from "./offline/timing";
 import { countTextTokens, makeUsage } from "./offline/tokens";
 
+export {
+  documentedRequests,
+  type OfflineAnswers,
+  registerOfflineAnswers,
+} from "./offline/answers";
 export {
   OFFLINE_TRIGGERS,
   type OfflineTrigger,

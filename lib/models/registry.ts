@@ -5,7 +5,7 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ReasoningProfile } from "@/lib/config";
 import { loadModelConfig } from "./model-config";
-import { createOfflineModel } from "./offline-model";
+import { createOfflineModel, documentedRequests, OFFLINE_TRIGGERS } from "./offline-model";
 import {
   type Attempt,
   createResilientModel,
@@ -36,6 +36,18 @@ const PROFILE_DEFAULT: Record<ReasoningProfile, string> = {
 
 export function usingOfflineModel(env: NodeJS.ProcessEnv = process.env): boolean {
   return !env.OPENAI_API_KEY?.trim();
+}
+
+/**
+ * What the chat's "See all triggers" dialog lists while the offline model answers: its triggers
+ * and the demo's plain requests the domains registered; null with a real model.
+ */
+export function offlineModelTriggers(): Array<{ trigger: string; effect: string }> | null {
+  if (!usingOfflineModel()) return null;
+  return [...OFFLINE_TRIGGERS, ...documentedRequests()].map(({ trigger, effect }) => ({
+    trigger,
+    effect,
+  }));
 }
 
 export async function resolveModel(

@@ -1,18 +1,21 @@
 // One short line from a conversation, for background work (a workstream's title, a recent-activity
-// line, the memory block's summary): the configured model's fast profile, or the offline model, which answers these tasks
-// from the member's salient words. The transcript is the only content sent; the result is one
-// plain line, cut to the caller's limits whatever the model says.
+// line, the memory block's summary): the configured model's fast profile, or the offline model,
+// which answers with the task's registered offline answer (see docs/offline-model.md). The
+// transcript is the only content sent; the result is one plain line, cut to the caller's limits
+// whatever the model says.
 import "server-only";
 import { generateModelText } from "./calls";
-import { type OfflineTask, TRANSCRIPT_LABELS } from "./offline/tasks";
 import { resolveModel } from "./registry";
+
+/** How background tasks write their transcripts, one labelled line per entry. */
+export const TRANSCRIPT_LABELS = { member: "Member", agent: "Agent", tools: "Tools used" } as const;
 
 export type TranscriptEntry =
   | { role: "member" | "agent"; text: string }
   | { role: "tools"; names: string[] };
 
 /** The tasks answered with one line (the extraction tasks answer structured data instead). */
-export type ShortTextTask = Extract<OfflineTask, "title" | "activity" | "memory-summary">;
+export type ShortTextTask = "title" | "activity" | "memory-summary";
 
 const INSTRUCTIONS: Record<ShortTextTask, string> = {
   title:

@@ -287,10 +287,8 @@ describe.each<StoreKind>(["local", "s3"])("attachments on %s storage", (kind) =>
   it("T6 T12 a message carries files by id; every turn re-signs them, the agent reads the PDF it is asked about", async () => {
     const pdf = await uploadOk(owner, "report.pdf");
     const png = await uploadOk(owner, "photo.png");
-    const response = await sendWithFiles(owner, "What does report.pdf say?", [
-      filePart(pdf),
-      filePart(png),
-    ]);
+    const ask = `What does report.pdf say? [tool:read_attachment:{"fileId":"${pdf.id}"}]`;
+    const response = await sendWithFiles(owner, ask, [filePart(pdf), filePart(png)]);
     expect(response.status).toBe(200);
     const { events } = await readSse(response);
     expect(statuses(events).at(-1)).toBe("ready");

@@ -1,16 +1,15 @@
 /**
  * Unit tests for the offline model's internals: trigger parsing, text chunking and the
- * JSON-schema sampler (round-tripped through zod's JSON schema export and zod validation).
+ * JSON-schema filler (round-tripped through zod's JSON schema export and zod validation).
  */
 import { countTokens } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createSampleContext, sampleJsonSchema } from "./json-schema-sample";
 import { createRng } from "./random";
-import { sampleFromPattern } from "./regex-sample";
+import { fillSchema } from "./schema-fill";
 import { chunkText } from "./timing";
 import { countInputTokens, countTextTokens } from "./tokens";
-import { parseTriggers } from "./triggers";
+import { parseTriggers, stripTriggers } from "./triggers";
 
 describe("parseTriggers", () => {
   it("finds every trigger, case-insensitively, and strips them from the text", () => {
@@ -60,28 +59,11 @@ describe("chunkText", () => {
   });
 });
 
-describe("sampleFromPattern", () => {
-  it("generates strings for common pattern shapes", () => {
-    for (const source of [
-      "^[A-Z]{3}-\\d{2}$",
-      "^(?:\\+?1[-. ]?)?\\(?\\d{3}\\)?[-. ]?\\d{3}[-. ]?\\d{4}$",
-      "^[a-z0-9]+(?:-[a-z0-9]+)*$",
-      "^v\\d+\\.\\d+\\.\\d+(-[a-z]+)?$",
-      "^(red|green|blue)$",
-      "^[^@\\s]+@[^@\\s]+$",
-    ]) {
-      const pattern = new RegExp(source, "u");
-      expect(sampleFromPattern(pattern), source).toMatch(pattern);
-    }
-    expect(sampleFromPattern(/^(?=.*\d)\w+$/u)).toBeUndefined();
-  });
-});
+describe("fillSchema", () => {
+  const roundTrip = <T extends z.ZodType>(schema: T) =>
+    schema.parse(fillSchema(z.toJSONSchema(schema)));
 
-describe("sampleJsonSchema", () => {
-  const roundTrip = <T extends z.ZodType>(schema: T, text: string) =>
-    schema.parse(sampleJsonSchema(z.toJSONSchema(schema), createSampleContext(text)));
-
-  it("satisfies formats, bounds, enums, nullables, unions and tuples", () => {
+  it("gives the smallest value that satisfies formats, bounds, enums, nullables, unions and tuples", () => {
     const schema = z.object({
       title: z.string().min(5).max(20),
       id: z.uuid(),
@@ -89,26 +71,27 @@ describe("sampleJsonSchema", () => {
       site: z.url(),
       at: z.iso.datetime(),
       day: z.iso.date(),
-      code: z
-        .string()
-        .regex(/^[A-Z]{3}-\d{2}$/)
-        .or(z.string().regex(/^[a-z]+$/)),
       ratio: z.number().gt(0).lt(1),
       step: z.int().multipleOf(5).min(12).max(40),
       mood: z.enum(["calm", "busy"]),
       maybe: z.string().nullable(),
       either: z.union([z.number(), z.boolean()]),
       pair: z.tuple([z.string(), z.int()]),
-      unique: z
-        .array(z.enum(["a", "b", "c"]))
-        .min(3)
-        .refine((v) => new Set(v).size === v.length),
+      tags: z.array(z.string()).min(2),
       literal: z.literal("fixed"),
       optional: z.string().optional(),
     });
-    const value = roundTrip(schema, "A busy week planning the Q3 roadmap");
-    expect(value.mood).toBe("busy");
-    expect(value.title.length).toBeLessThanOrEqual(20);
+    expect(roundTrip(schema)).toMatchObject({
+      title: "aaaaa",
+      step: 15,
+      mood: "calm",
+      maybe: null,
+      either: 0,
+      pair: ["", 0],
+      tags: ["", ""],
+      literal: "fixed",
+    });
+    expect(roundTrip(schema)).not.toHaveProperty("optional");
   });
 
   it("resolves recursive $refs and intersections", () => {
@@ -123,16 +106,18 @@ describe("sampleJsonSchema", () => {
       },
     });
     const merged = z.intersection(z.object({ a: z.string() }), z.object({ b: z.int().min(2) }));
-    expect(roundTrip(z.object({ root: node, merged }), "tree of folders").root.name).toBeTypeOf(
-      "string",
-    );
+    expect(roundTrip(z.object({ root: node, merged }))).toEqual({
+      root: { name: "", children: [] },
+      merged: { a: "", b: 2 },
+    });
   });
+});
 
-  it("derives titles and numbers from the text and is deterministic", () => {
-    const schema = z.object({ title: z.string(), count: z.int().min(1).max(10) });
-    const first = roundTrip(schema, "Order 4 pizzas for the Friday demo");
-    expect(first).toEqual({ title: "Order Pizzas Friday Demo", count: 4 });
-    expect(roundTrip(schema, "Order 4 pizzas for the Friday demo")).toEqual(first);
+describe("stripTriggers", () => {
+  it("removes triggers line by line and keeps each line's indentation", () => {
+    expect(stripTriggers("Member: plan it [long] [slow:5]\n  - step [echo] one\nAgent: ok")).toBe(
+      "Member: plan it\n  - step one\nAgent: ok",
+    );
   });
 });
 

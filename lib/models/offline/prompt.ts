@@ -1,7 +1,7 @@
 /**
- * Reads a LanguageModelV4 prompt for the offline model: the last user message, earlier turns,
- * pending tool results, whether the "I'm offline" note was already given, and a stable digest
- * of the whole prompt (used for hashing and token counting).
+ * Reads a LanguageModelV4 prompt for the offline model: the system text, the last user message and
+ * its files, pending tool results, whether the "I'm the offline model" note was already given,
+ * and one digest line per message (for hashing and token counting).
  */
 import type {
   LanguageModelV4Message,
@@ -10,26 +10,22 @@ import type {
   LanguageModelV4ToolResultPart,
 } from "@ai-sdk/provider";
 
-export interface PromptView {
+export type PromptView = {
   /** All system messages, joined. */
   system: string;
   /** Text of the last user message (text parts joined by newlines). */
   lastUserText: string;
-  /** Texts of earlier user messages, oldest first. */
-  previousUserTexts: string[];
+  lastUserFiles: Array<{ filename?: string; mediaType: string }>;
   /** Tool results in the final message, when the prompt ends with a tool message. */
   pendingToolResults: LanguageModelV4ToolResultPart[];
-  /** Whether an earlier assistant message already said it is the offline model. */
   offlineNoteGiven: boolean;
-  /** One line of text per message (role + content), for hashing and token counting. */
+  /** One line of text per message (role + content). */
   messageDigests: string[];
   /** Number of file parts (images, documents) in the prompt. */
   fileCount: number;
-  /** The files the last user message carries. */
-  lastUserFiles: Array<{ filename?: string; mediaType: string }>;
-}
+};
 
-export const OFFLINE_NOTE_MARKER = /\boffline model\b/i;
+const OFFLINE_NOTE_MARKER = /\boffline model\b/i;
 
 /** Stable JSON-ish text for any value (never throws on cycles or bigint). */
 export function safeStringify(value: unknown): string {
@@ -58,82 +54,61 @@ export function toolOutputText(output: LanguageModelV4ToolResultOutput): string 
   }
 }
 
-function messageText(message: LanguageModelV4Message): string {
-  if (message.role === "system") return message.content;
-  const pieces: string[] = [];
-  for (const part of message.content) {
-    switch (part.type) {
-      case "text":
-      case "reasoning":
-        pieces.push(part.text);
-        break;
-      case "file":
-        pieces.push(`[file ${part.mediaType}${part.filename ? ` ${part.filename}` : ""}]`);
-        break;
-      case "tool-call":
-        pieces.push(`tool-call ${part.toolName} ${safeStringify(part.input)}`);
-        break;
-      case "tool-result":
-        pieces.push(`tool-result ${part.toolName} ${toolOutputText(part.output)}`);
-        break;
-      case "tool-approval-response":
-        pieces.push(`tool-approval ${part.approved ? "approved" : "denied"}`);
-        break;
-      default:
-        pieces.push(`[${part.type}]`);
-    }
+function partText(part: Exclude<LanguageModelV4Message["content"], string>[number]): string {
+  switch (part.type) {
+    case "text":
+    case "reasoning":
+      return part.text;
+    case "file":
+      return `[file ${part.mediaType}${part.filename ? ` ${part.filename}` : ""}]`;
+    case "tool-call":
+      return `tool-call ${part.toolName} ${safeStringify(part.input)}`;
+    case "tool-result":
+      return `tool-result ${part.toolName} ${toolOutputText(part.output)}`;
+    case "tool-approval-response":
+      return `tool-approval ${part.approved ? "approved" : "denied"}`;
+    default:
+      return `[${part.type}]`;
   }
-  return pieces.join("\n");
-}
-
-function userText(message: LanguageModelV4Message): string {
-  if (message.role !== "user") return "";
-  return message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
 
 export function readPrompt(prompt: LanguageModelV4Prompt): PromptView {
-  const systemParts: string[] = [];
-  const userTexts: string[] = [];
-  let offlineNoteGiven = false;
-  let fileCount = 0;
-  const messageDigests: string[] = [];
-
+  const view: PromptView = {
+    system: "",
+    lastUserText: "",
+    lastUserFiles: [],
+    pendingToolResults: [],
+    offlineNoteGiven: false,
+    messageDigests: [],
+    fileCount: 0,
+  };
+  const systems: string[] = [];
   for (const message of prompt) {
-    const text = messageText(message);
-    messageDigests.push(`${message.role}: ${text}`);
-    if (message.role === "system") systemParts.push(message.content);
-    else if (message.role === "user") userTexts.push(userText(message));
-    else if (message.role === "assistant" && OFFLINE_NOTE_MARKER.test(text)) {
-      offlineNoteGiven = true;
+    if (message.role === "system") {
+      systems.push(message.content);
+      view.messageDigests.push(`system: ${message.content}`);
+      continue;
     }
-    if (message.role === "user" || message.role === "assistant") {
-      fileCount += message.content.filter((part) => part.type === "file").length;
+    const parts = message.content as Array<Parameters<typeof partText>[0]>;
+    const text = parts.map(partText).join("\n");
+    view.messageDigests.push(`${message.role}: ${text}`);
+    const files = parts.flatMap((part) => (part.type === "file" ? [part] : []));
+    if (message.role !== "tool") view.fileCount += files.length;
+    if (message.role === "assistant" && OFFLINE_NOTE_MARKER.test(text))
+      view.offlineNoteGiven = true;
+    if (message.role === "user") {
+      view.lastUserText = parts
+        .flatMap((part) => (part.type === "text" ? [part.text] : []))
+        .join("\n");
+      view.lastUserFiles = files.map(({ filename, mediaType }) => ({ filename, mediaType }));
     }
   }
-
-  const lastUser = prompt.findLast((message) => message.role === "user");
-  const lastUserFiles =
-    lastUser?.role === "user"
-      ? lastUser.content.flatMap((part) =>
-          part.type === "file" ? [{ filename: part.filename, mediaType: part.mediaType }] : [],
-        )
-      : [];
+  view.system = systems.join("\n\n");
   const last = prompt.at(-1);
-  const pendingToolResults =
-    last?.role === "tool"
-      ? last.content.filter(
-          (part): part is LanguageModelV4ToolResultPart => part.type === "tool-result",
-        )
-      : [];
-
-  return {
-    system: systemParts.join("\n\n"),
-    lastUserText: userTexts.at(-1) ?? "",
-    previousUserTexts: userTexts.slice(0, -1),
-    pendingToolResults,
-    offlineNoteGiven,
-    messageDigests,
-    fileCount,
-    lastUserFiles,
-  };
+  if (last?.role === "tool") {
+    view.pendingToolResults = last.content.filter(
+      (part): part is LanguageModelV4ToolResultPart => part.type === "tool-result",
+    );
+  }
+  return view;
 }

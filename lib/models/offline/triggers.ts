@@ -1,56 +1,34 @@
 /**
- * The offline model's trigger table (exported as data for the README and UI) and the parser
- * that finds bracketed triggers such as `[long]` or `[tool:search:{"q":"x"}]` in a user message.
+ * The offline model's trigger table (data for docs/offline-model.md, which a test compares, and
+ * for the chat's "See all triggers" dialog) and the parser that finds bracketed triggers such as
+ * `[long]` or `[tool:search:{"q":"x"}]` in a user message.
  */
 
-export interface OfflineTrigger {
-  /** The token as the user types it (placeholders in CAPS). */
-  trigger: string;
-  /** What it does, in one sentence. */
-  effect: string;
-}
+/** A trigger as the member types it (placeholders in CAPS) and what it does, in one sentence. */
+export type OfflineTrigger = { trigger: string; effect: string };
 
-export const OFFLINE_TRIGGERS: ReadonlyArray<OfflineTrigger> = Object.freeze([
-  { trigger: "[long]", effect: "Gives a long answer (about 3–4k characters, several sections)." },
-  { trigger: "[slow]", effect: "Streams 10× slower than usual." },
-  { trigger: "[slow:MS]", effect: "Waits MS milliseconds between streamed chunks." },
-  {
-    trigger: "[fail]",
-    effect: "The call fails before emitting anything, with a retryable 503-style API error.",
-  },
-  {
-    trigger: "[fail:N]",
-    effect:
-      "The first N calls with this exact prompt fail before emitting anything, then it succeeds.",
-  },
-  { trigger: "[fail-after-text]", effect: "Streams some text, then the stream errors." },
-  {
-    trigger: "[tool:NAME]",
-    effect: "Calls tool NAME (if the agent has it) with arguments generated from its input schema.",
-  },
-  {
-    trigger: "[tool:NAME:JSON]",
-    effect: "Calls tool NAME with exactly the given JSON arguments (passed through unvalidated).",
-  },
-  { trigger: "[reason]", effect: "Emits a reasoning part before the answer." },
-  {
-    trigger: "[hang]",
-    effect: "Emits the first chunk, then never finishes until the request is aborted.",
-  },
-  { trigger: "[echo]", effect: "Answers with exactly your message, minus the triggers." },
-  { trigger: "[words:N]", effect: "Answers with exactly N words." },
-  {
-    trigger: "[slow-compaction:MS]",
-    effect:
-      "A compaction of older history that holds this message takes MS milliseconds longer (to watch “Compacting…”).",
-  },
-]);
+const TABLE: ReadonlyArray<[string, string]> = [
+  ["[long]", "Gives a long answer (about 3–4k characters, several sections)."],
+  ["[slow]", "Streams 10× slower than usual."],
+  ["[slow:MS]", "Waits MS milliseconds between streamed chunks."],
+  ["[fail]", "Fails before emitting anything, with a retryable 503-style API error."],
+  ["[fail:N]", "The first N calls with this exact prompt fail before emitting anything."],
+  ["[fail-after-text]", "Streams some text, then the stream errors."],
+  ["[tool:NAME]", "Calls tool NAME (if offered) with the smallest arguments its schema accepts."],
+  ["[tool:NAME:JSON]", "Calls tool NAME with exactly the given JSON arguments (unvalidated)."],
+  ["[reason]", "Emits a reasoning part before the answer."],
+  ["[hang]", "Emits the first chunk, then never finishes until the request is aborted."],
+  ["[echo]", "Answers with exactly your message, minus the triggers."],
+  ["[words:N]", "Answers with exactly N words."],
+  ["[slow-compaction:MS]", "A background task reading this message takes MS ms more."],
+];
 
-export interface ToolTrigger {
-  name: string;
-  /** Raw JSON text from `[tool:NAME:JSON]`, if given. */
-  argsJson: string | undefined;
-}
+export const OFFLINE_TRIGGERS: ReadonlyArray<OfflineTrigger> = Object.freeze(
+  TABLE.map(([trigger, effect]) => ({ trigger, effect })),
+);
+
+/** A tool trigger: the name, and the raw JSON text of `[tool:NAME:JSON]` if given. */
+export type ToolTrigger = { name: string; argsJson: string | undefined };
 
 export type SlowSetting = { kind: "factor"; factor: number } | { kind: "fixed"; ms: number };
 
@@ -69,8 +47,8 @@ export interface ParsedTriggers {
   hang: boolean;
   echo: boolean;
   words: number | undefined;
-  /** `[slow-compaction:MS]`: how much longer a compaction of this message takes. */
-  compactionDelayMs: number | undefined;
+  /** `[slow-compaction:MS]`: how much longer a background task reading this message takes. */
+  taskDelayMs: number;
 }
 
 const MAX_WORDS = 20_000;
@@ -80,10 +58,7 @@ const SIMPLE_TRIGGER =
   /\[(long|slow|slow:(\d{1,7})|fail-after-text|fail|fail:(\d{1,6})|reason|hang|echo|words:(\d{1,7})|slow-compaction:(\d{1,6}))\]/iy;
 const TOOL_NAME = /[A-Za-z0-9_.-]+/y;
 
-interface Span {
-  start: number;
-  end: number;
-}
+type Span = { start: number; end: number };
 
 /** Scans a JSON object/array starting at `start`; returns the index just past it, or -1. */
 function scanBalancedJson(text: string, start: number): number {
@@ -163,7 +138,7 @@ export function parseTriggers(text: string): ParsedTriggers {
     hang: false,
     echo: false,
     words: undefined,
-    compactionDelayMs: undefined,
+    taskDelayMs: 0,
   };
   const spans: Span[] = [];
   let i = text.indexOf("[");
@@ -208,6 +183,18 @@ function applySimpleTrigger(parsed: ParsedTriggers, match: RegExpExecArray): voi
   else if (keyword === "echo") parsed.echo = true;
   else if (words !== undefined) parsed.words = Math.min(Number(words), MAX_WORDS);
   else if (compactionMs !== undefined) {
-    parsed.compactionDelayMs = Math.min(Number(compactionMs), MAX_SLOW_MS);
+    parsed.taskDelayMs = Math.max(parsed.taskDelayMs, Math.min(Number(compactionMs), MAX_SLOW_MS));
   }
+}
+
+/** The text with every trigger removed, line by line (a line keeps its indentation). */
+export function stripTriggers(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (!line.includes("[")) return line;
+      const indent = /^\s*/u.exec(line)?.[0] ?? "";
+      return indent + parseTriggers(line).cleanText;
+    })
+    .join("\n");
 }

@@ -9,9 +9,7 @@ import { CONTEXT_PANEL_COOKIE, panelOpenFromCookie } from "@/components/state/pa
 import { declaredApprovals } from "@/lib/agents/approval-policy";
 import { compactionViewsOf } from "@/lib/compaction/view";
 import { config, getAgent } from "@/lib/config";
-import { OFFLINE_CONTEXT_REQUESTS } from "@/lib/models/offline/context-requests";
-import { OFFLINE_TRIGGERS } from "@/lib/models/offline/triggers";
-import { usingOfflineModel } from "@/lib/models/registry";
+import { offlineModelTriggers } from "@/lib/models/registry";
 import { CONTEXT_SECTIONS, STATE_ITEM_MAX, STATE_LIMITS } from "@/lib/state/schema";
 import { describeWorkstream } from "@/lib/turns/describe";
 import { listMessageHistoryPage } from "@/lib/turns/messages";
@@ -50,7 +48,7 @@ export default async function WorkstreamPage({ params }: Props) {
       lastStatus={workstream.lastTurn}
       agentNames={agentNames}
       greeting={getAgent(row.agentId)?.voice.greeting ?? null}
-      offlineTriggers={usingOfflineModel() ? offlineTriggers() : null}
+      offlineTriggers={offlineModelTriggers()}
       limits={{
         maxMessageChars: config.turns.maxMessageChars,
         pageSize: config.history.defaultTake,
@@ -77,12 +75,4 @@ function toolSettings(row: Awaited<ReturnType<typeof loadWorkstream>>) {
       asks: asks.get(name) ?? ("never" as const),
     })),
   };
-}
-
-/** The bracketed triggers and the plain requests for the context tools, as the chat lists them. */
-function offlineTriggers() {
-  return [
-    ...OFFLINE_TRIGGERS.map(({ trigger, effect }) => ({ trigger, effect })),
-    ...OFFLINE_CONTEXT_REQUESTS.map(({ trigger, effect }) => ({ trigger, effect })),
-  ];
 }

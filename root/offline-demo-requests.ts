@@ -1,12 +1,12 @@
 /**
- * Plain requests the offline model turns into tool calls (the workstream state, the execution
- * plan, the memory block, history search, memories, skills, a message to another workstream, and
- * a question to a specialist of a group workstream),
- * so a member without an API key can see them work: "record the decision: use Postgres because
- * ops know it" records a decision, "tell my Writer workstream: …" asks to send a message there.
- * A request counts only at the very start of a message (after an optional "please"), so a
- * sentence that merely mentions "add a task:" halfway through is answered, not acted on. The
- * table is data for the README and the chat's trigger list.
+ * The demo's plain requests: words the offline model turns into a context tool call (the
+ * workstream state, the execution plan, the memory block, history search, memories, skills, a
+ * message to another workstream, a question to a specialist of a group workstream), so a member
+ * without an API key can see the tools work: "record the decision: use Postgres because ops know
+ * it" records a decision. They are what the chat's "See all triggers" dialog documents, and the
+ * only phrases the offline model acts on; any other message is answered, never acted on. A
+ * request counts only at the very start of a message (after an optional "please"). Registered
+ * with the offline model by ./offline-answers.ts; a real model chooses tools by itself.
  */
 
 export interface ContextRequest {
@@ -213,8 +213,8 @@ const RULES: readonly Rule[] = [
   },
 ];
 
-/** The plain requests, as data (for the README and the chat's list of triggers). */
-export const OFFLINE_CONTEXT_REQUESTS: ReadonlyArray<ContextRequest> = Object.freeze(
+/** The plain requests, as data (for docs/offline-model.md and the chat's list of triggers). */
+export const DEMO_REQUESTS: ReadonlyArray<ContextRequest> = Object.freeze(
   RULES.map(({ trigger, tool, effect }) => ({ trigger, tool, effect })),
 );
 
@@ -227,7 +227,7 @@ export function matchingRequests(message: string): ContextRequest[] {
 }
 
 /** The tool call a message asks for, as `[tool:NAME:JSON]` would give it; null for none. */
-export function matchContextRequest(message: string): { name: string; argsJson: string } | null {
+export function matchDemoRequest(message: string): { name: string; argsJson: string } | null {
   const rest = message.replace(PLEASE, "");
   for (const rule of RULES) {
     const groups = rule.pattern.exec(rest)?.groups;
@@ -237,4 +237,23 @@ export function matchContextRequest(message: string): { name: string; argsJson: 
     return { name: rule.tool, argsJson: JSON.stringify(rule.args(text, groups.title)) };
   }
   return null;
+}
+
+/**
+ * The request as the offline model asks for it: a consultation only when the agent's
+ * consult_specialist tool lists the specialist asked for ("ask the team whether…" is a question,
+ * not a consultation); the tool's description lists its specialists in parentheses.
+ */
+export function demoRequest(input: {
+  text: string;
+  tools: ReadonlyArray<{ name: string; description?: string }>;
+}): { name: string; argsJson: string } | null {
+  const request = matchDemoRequest(input.text);
+  if (request?.name !== "consult_specialist") return request;
+  const { specialist } = JSON.parse(request.argsJson) as { specialist?: string };
+  const asked = specialist?.trim().toLowerCase();
+  const tool = input.tools.find((candidate) => candidate.name === request.name);
+  const listed = /\(([^)]*)\)/.exec(tool?.description ?? "")?.[1] ?? "";
+  const names = listed.split(",").map((entry) => entry.trim().toLowerCase());
+  return asked && names.includes(asked) ? request : null;
 }

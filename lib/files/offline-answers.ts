@@ -1,18 +1,19 @@
 /**
- * What the offline model does with attachments: it describes the files a message carries by
- * name, type and size (it cannot look inside an image), and when a message mentions an attached
- * document by name it reads it with read_attachment and quotes what it found. The files are
+ * The files' offline answers, registered with the offline model by root/offline-answers.ts: an
+ * answer opens by describing the files a message carries by name, type and size (the offline
+ * model cannot look inside an image), and read_attachment's result is quoted (a member asks for
+ * a read with `[tool:read_attachment:{"fileId":"…"}]`). The files are
  * known from the prompt's file parts and from the upload metadata the context lists
  * (`- NAME (TYPE, SIZE[, N pages]) id file_…: note`).
  */
 import { z } from "zod";
 
-export type ListedUpload = { name: string; label: string; id: string };
+type ListedUpload = { name: string; label: string; id: string };
 
 const LINE = /^- (?<name>.+?) \((?<label>[^()]*)\) id (?<id>file_[a-f0-9]+):/;
 
 /** The uploads listed in the system text's upload metadata. */
-export function listedUploads(system: string): ListedUpload[] {
+function listedUploads(system: string): ListedUpload[] {
   const start = system.indexOf("<upload-metadata>");
   const end = system.indexOf("</upload-metadata>");
   if (start < 0 || end < start) return [];
@@ -33,29 +34,8 @@ export function listedUploads(system: string): ListedUpload[] {
     });
 }
 
-function stem(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(0, dot) : name;
-}
-
-const READABLE = /^(PDF|Word document|Markdown|CSV|JSON|text)\b/;
-
-/**
- * The newest listed document the message mentions by its name (or its name without the
- * extension, when that is at least four characters): the one to read. Images are not read.
- */
-export function mentionedUpload(text: string, uploads: ListedUpload[]): ListedUpload | undefined {
-  const lower = text.toLowerCase();
-  return uploads.toReversed().find((upload) => {
-    if (!READABLE.test(upload.label)) return false;
-    const name = upload.name.toLowerCase();
-    const short = stem(name);
-    return lower.includes(name) || (short.length >= 4 && lower.includes(short));
-  });
-}
-
 /** "You attached report.pdf (PDF, 12.3 KB, 2 pages) and photo.png (PNG image, 3.1 KB)." */
-export function describeAttached(
+function describeAttached(
   files: ReadonlyArray<{ filename?: string; mediaType: string }>,
   uploads: ListedUpload[],
 ): string {
@@ -80,7 +60,7 @@ const readResult = z.object({
 const readError = z.object({ error: z.string(), name: z.string().optional() });
 
 /** The answer after read_attachment: a quote of what the file says, or why it could not be read. */
-export function summarizeReadAttachment(value: unknown): string | undefined {
+export function reportReadAttachment(value: unknown): string | undefined {
   const read = readResult.safeParse(value);
   if (read.success) {
     const { name, page, pages, text } = read.data;
@@ -94,4 +74,14 @@ export function summarizeReadAttachment(value: unknown): string | undefined {
     return `I could not read ${failed.data.name ? `**${failed.data.name}**` : "that attachment"}: ${failed.data.error}`;
   }
   return undefined;
+}
+
+/** The aside an answer opens with when the member's message carries files. */
+export function attachedAside(input: {
+  system: string;
+  files: ReadonlyArray<{ filename?: string; mediaType: string }>;
+}): string | undefined {
+  return input.files.length
+    ? describeAttached(input.files, listedUploads(input.system))
+    : undefined;
 }

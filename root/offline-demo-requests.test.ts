@@ -1,12 +1,9 @@
 import { generateText, isStepCount, type Tool, tool } from "ai";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createOfflineModel, resetOfflineModelState } from "../offline-model";
-import {
-  matchContextRequest,
-  matchingRequests,
-  OFFLINE_CONTEXT_REQUESTS,
-} from "./context-requests";
+import { createOfflineModel, resetOfflineModelState } from "@/lib/models/offline-model";
+import { registerDomainOfflineAnswers } from "./offline-answers";
+import { DEMO_REQUESTS, matchDemoRequest, matchingRequests } from "./offline-demo-requests";
 
 /** The table's trigger with its placeholders filled in, as a member would type it. */
 function example(trigger: string): string {
@@ -18,16 +15,16 @@ function example(trigger: string): string {
     .replace(/\bX\b/, "pricing page copy");
 }
 
-const args = (message: string) => JSON.parse(matchContextRequest(message)?.argsJson ?? "null");
+const args = (message: string) => JSON.parse(matchDemoRequest(message)?.argsJson ?? "null");
 
-describe("offline model: plain requests for tools", () => {
-  it("I13.5 no phrase in the table matches two tools", () => {
-    for (const request of OFFLINE_CONTEXT_REQUESTS) {
+describe("the demo's plain requests for tools", () => {
+  it("no phrase in the table matches two tools", () => {
+    for (const request of DEMO_REQUESTS) {
       const tools = new Set(matchingRequests(example(request.trigger)).map((r) => r.tool));
       expect([...tools], request.trigger).toEqual([request.tool]);
-      expect(matchContextRequest(example(request.trigger))?.name).toBe(request.tool);
+      expect(matchDemoRequest(example(request.trigger))?.name).toBe(request.tool);
     }
-    const tools = new Set(OFFLINE_CONTEXT_REQUESTS.map((request) => request.tool));
+    const tools = new Set(DEMO_REQUESTS.map((request) => request.tool));
     expect([...tools].sort()).toEqual([
       "add_memory_note",
       "consult_specialist",
@@ -41,17 +38,17 @@ describe("offline model: plain requests for tools", () => {
     ]);
   });
 
-  it("I13.5 a request counts only at the start of a message, after an optional please", () => {
-    for (const request of OFFLINE_CONTEXT_REQUESTS) {
+  it("a request counts only at the start of a message, after an optional please", () => {
+    for (const request of DEMO_REQUESTS) {
       const phrase = example(request.trigger);
-      expect(matchContextRequest(`Please ${phrase}`)?.name, phrase).toBe(request.tool);
-      expect(matchContextRequest(`please, ${phrase}`)?.name, phrase).toBe(request.tool);
-      expect(matchContextRequest(`Could you tell me how to ${phrase}`), phrase).toBeNull();
+      expect(matchDemoRequest(`Please ${phrase}`)?.name, phrase).toBe(request.tool);
+      expect(matchDemoRequest(`please, ${phrase}`)?.name, phrase).toBe(request.tool);
+      expect(matchDemoRequest(`Could you tell me how to ${phrase}`), phrase).toBeNull();
       expect(matchingRequests(`I was going to ${phrase}`), phrase).toEqual([]);
     }
   });
 
-  it("I13.5 each request becomes the tool's input", () => {
+  it("each request becomes the tool's input", () => {
     expect(args("record the decision: Use Postgres because ops know it")).toEqual({
       keyDecisions: { add: [{ text: "Use Postgres", rationale: "ops know it" }] },
     });
@@ -117,7 +114,10 @@ describe("offline model: plain requests for tools", () => {
   describe("through the AI SDK", () => {
     const fast = () =>
       createOfflineModel({ chunkDelayMs: 0, firstTokenDelayMs: 0, retryAfterMs: 0 });
-    beforeEach(() => resetOfflineModelState());
+    beforeEach(() => {
+      registerDomainOfflineAnswers();
+      resetOfflineModelState();
+    });
 
     const received: unknown[] = [];
     const updateState = tool({
@@ -146,7 +146,7 @@ describe("offline model: plain requests for tools", () => {
       return generateText({ model: fast(), prompt, tools, stopWhen: isStepCount(3) });
     }
 
-    it("I13.5 calls the tool for a plain request and says plainly what it recorded", async () => {
+    it("calls the tool for a plain request and says plainly what it recorded", async () => {
       received.length = 0;
       const result = await run("Please record the decision: Use Postgres because ops know it", {
         update_workstream_state: updateState,
@@ -160,7 +160,7 @@ describe("offline model: plain requests for tools", () => {
       expect(result.text).toContain("“Use MySQL”");
     });
 
-    it("I13.5 the [tool:NAME:JSON] form still works, and without the tool it only answers", async () => {
+    it("the [tool:NAME:JSON] form still works, and without the tool it only answers", async () => {
       received.length = 0;
       await run('[tool:update_workstream_state:{"risks":{"add":[{"text":"r"}]}}] go', {
         update_workstream_state: updateState,
@@ -171,7 +171,7 @@ describe("offline model: plain requests for tools", () => {
       expect(plain.text.length).toBeGreaterThan(0);
     });
 
-    it("W3 asks a specialist the tool names, and the answer quotes what they said", async () => {
+    it("asks a specialist the tool names, and the answer quotes what they said", async () => {
       const asked: unknown[] = [];
       const consult = tool({
         description: "Asks a specialist (Researcher, Analyst, Writer) a question.",
@@ -192,7 +192,7 @@ describe("offline model: plain requests for tools", () => {
       expect(plain.toolCalls).toEqual([]);
     });
 
-    it("I13.5 a plan request starts a plan and the answer lists its steps", async () => {
+    it("a plan request starts a plan and the answer lists its steps", async () => {
       const plans: unknown[] = [];
       const updatePlan = tool({
         description: "Plans",

@@ -1,13 +1,13 @@
 /**
- * The offline model's compaction: a summary of an older stretch of conversation that names its
- * topics (the member's most salient words) and its decisions, tasks, open questions and risks
- * (sentences that say so), folded into the previous summary so there is only ever one; plus the
- * same findings as lists for the workstream state. Answered as the JSON the compaction asks for.
- * It never copies the conversation's bracketed triggers.
+ * The compaction's offline answer (registered with the offline model by root/offline-answers.ts):
+ * a summary of an older stretch of conversation that names its topics (the member's most salient
+ * words) and its decisions, tasks, open questions and risks (sentences that say so), folded into
+ * the previous summary so there is only ever one; plus the same findings as lists for the
+ * workstream state. Answered as the JSON ./summarize.ts asks for, from the transcript it writes.
  */
-import { COMPACTION_LABELS, TRANSCRIPT_LABELS } from "./labels";
-import { parseTriggers } from "./triggers";
-import { salientWords } from "./words";
+import { TRANSCRIPT_LABELS } from "@/lib/models/short-text";
+import { salientWords } from "@/lib/text/salient-words";
+import { COMPACTION_LABELS } from "./summarize";
 
 export type CompactionFindings = {
   summary: string;
@@ -68,7 +68,7 @@ function topicsOf(lines: string[], max: number): string[] {
 }
 
 function clean(text: string): string {
-  return parseTriggers(text).cleanText.replace(/\s+/gu, " ").trim();
+  return text.replace(/\s+/gu, " ").trim();
 }
 
 /** The sentences of a line, roughly: split after . ! ? and at semicolons. */
@@ -153,16 +153,6 @@ function fitWithin(sections: Sections, max: number): string {
   return text;
 }
 
-/** The longest `[slow-compaction:MS]` among the member's lines: how much longer this one takes. */
-export function compactionDelayMs(transcript: string): number {
-  let delay = 0;
-  for (const line of transcript.split("\n")) {
-    if (!line.startsWith(`${TRANSCRIPT_LABELS.member}:`) || !line.includes("[")) continue;
-    delay = Math.max(delay, parseTriggers(line).compactionDelayMs ?? 0);
-  }
-  return delay;
-}
-
 /**
  * The compaction of a transcript: `Summary limit: N`, an optional `Previous summary: …`, then
  * one `Member: …` / `Agent: …` / `Tools used: …` line per message.
@@ -213,4 +203,9 @@ export function composeCompaction(transcript: string): CompactionFindings {
     openQuestions: unique(found.questions),
     risks: unique(found.risks),
   };
+}
+
+/** The compaction task's answer: the findings as the JSON the compaction's schema reads. */
+export function answerCompactionOffline({ prompt }: { prompt: string }): string {
+  return JSON.stringify(composeCompaction(prompt));
 }

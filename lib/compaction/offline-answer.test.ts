@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactionDelayMs, composeCompaction } from "./compaction";
-import { composeTask } from "./tasks";
+import { answerCompactionOffline, composeCompaction } from "./offline-answer";
 
 /** A long stretch of conversation: the member's lines from `topics`, the agent's generic ones. */
 function transcript(lines: string[], previous?: string): string {
@@ -37,8 +36,8 @@ const LEAGUE = [
 const HARBOR_WORDS = ["lighthouse", "lantern", "harbor", "masonry", "gallery"];
 const LEAGUE_WORDS = ["volleyball", "tournaments", "league", "referees", "trophies"];
 
-describe("the offline model's compaction", () => {
-  it("I15.5 T20 summarizes two long ranges each with its own topics and decisions only, much shorter", () => {
+describe("the compaction's offline answer", () => {
+  it("summarizes two long ranges each with its own topics and decisions only, much shorter", () => {
     const cases = [
       { lines: HARBOR, own: HARBOR_WORDS, other: LEAGUE_WORDS },
       { lines: LEAGUE, own: LEAGUE_WORDS, other: HARBOR_WORDS },
@@ -74,7 +73,7 @@ describe("the offline model's compaction", () => {
     expect(league.openQuestions.join(" ")).toContain("under-twelve");
   });
 
-  it("I15.2 T20 a second summary folds in the first, so there is only ever one", () => {
+  it("a second summary folds in the first, so there is only ever one", () => {
     const first = composeCompaction(transcript(HARBOR)).summary;
     const second = composeCompaction(transcript(LEAGUE, first)).summary.toLowerCase();
     expect(second).toContain("volleyball");
@@ -83,18 +82,13 @@ describe("the offline model's compaction", () => {
     expect(second).toContain("seed the tournaments");
   });
 
-  it("I15.5 T20 stays within the limit it is given and never carries trigger syntax", () => {
-    const lines = [...HARBOR, ...LEAGUE].map((line) => `${line} [long] [slow:5]`);
-    const input = transcript(lines).replace("Summary limit: 1200", "Summary limit: 400");
+  it("stays within the limit it is given, answered as JSON", () => {
+    const input = transcript([...HARBOR, ...LEAGUE]).replace(
+      "Summary limit: 1200",
+      "Summary limit: 400",
+    );
     const { summary } = composeCompaction(input);
     expect(summary.length).toBeLessThanOrEqual(400);
-    expect(summary).not.toContain("[");
-    // Through the task as the model answers it: JSON the compaction parses.
-    expect(JSON.parse(composeTask("compaction", input))).toMatchObject({ summary });
-  });
-
-  it("I15.3 T1 [slow-compaction:MS] in a compacted message makes the compaction take that long", () => {
-    expect(compactionDelayMs(transcript(["plain words"]))).toBe(0);
-    expect(compactionDelayMs(transcript(["plain words [slow-compaction:1500]"]))).toBe(1500);
+    expect(JSON.parse(answerCompactionOffline({ prompt: input }))).toMatchObject({ summary });
   });
 });

@@ -1,47 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { composeTask, salientWords } from "./tasks";
+import { offlineMemorySummary, rememberedAside } from "./offline-answers";
 
-const transcript = (member: string, agent = "Here is a plan with several steps.") =>
-  `Member: ${member}\nAgent: ${agent}`;
-
-describe("offline background tasks", () => {
-  it("T21 a title is made of the member's most salient words, without triggers", () => {
-    const title = composeTask(
-      "title",
-      transcript("[slow] Budget the lighthouse restoration; the lighthouse roof first [words:40]"),
-    );
-    expect(title).toContain("Lighthouse");
-    expect(title).not.toMatch(/\[|slow|words/);
-    expect(title.split(" ").length).toBeLessThanOrEqual(6);
-  });
-
-  it("T21 different conversations give different titles", () => {
-    const a = composeTask("title", transcript("Schedule volleyball tournaments for the league"));
-    const b = composeTask("title", transcript("Compare sourdough fermentation timings"));
-    expect(a).not.toBe(b);
-    expect(a.toLowerCase()).toContain("volleyball");
-    expect(b.toLowerCase()).toContain("sourdough");
-  });
-
-  it("T23 an activity line says what happened, names the tools used, and never quotes the member", () => {
-    const member = "Compare granite and limestone quotes for the plaza";
-    const line = composeTask(
-      "activity",
-      `Member: ${member}\nTools used: current_time, word_count\nAgent: Granite wins.`,
-    );
-    expect(line).toMatch(/^Compared /);
-    expect(line).toContain("granite");
-    expect(line).toContain("current_time and word_count");
-    expect(line).not.toContain(member);
-  });
-
-  it("ranks words by how often they occur, then keeps their order", () => {
-    expect(salientWords("ferry timetable ferry harbor ferry timetable dock", 2)).toEqual([
-      "ferry",
-      "timetable",
-    ]);
-  });
-});
+const summarize = (prompt: string) => offlineMemorySummary({ prompt });
 
 /** Three 15-note blocks on different subjects, each note labelled with the role that wrote it. */
 const BLOCKS = [
@@ -110,11 +70,11 @@ const BLOCKS = [
 const noteLine = ([role, text]: string[]) => `Note (${role}): ${text}`;
 const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
-describe("offline memory summary", () => {
-  it("I13.3 W10 three different blocks: each summary names every role and a key phrase of every note folded, only its own words, and is shorter", () => {
+describe("the memory block's offline summary", () => {
+  it("three different blocks: each summary names every role and a key phrase of every note folded, only its own words, and is shorter", () => {
     BLOCKS.forEach((block, index) => {
       const folded = block.notes.slice(0, 10);
-      const summary = composeTask("memory-summary", folded.map(noteLine).join("\n"));
+      const summary = summarize(folded.map(noteLine).join("\n"));
       const own = new Set([...folded.flat()].flatMap(wordsOf));
       // Every word of the summary comes from its own notes (their roles and texts).
       expect(
@@ -136,14 +96,11 @@ describe("offline memory summary", () => {
     });
   });
 
-  it("I13.3 W10 a rollup folds the previous summary and the next notes into one, keeping both", () => {
+  it("a rollup folds the previous summary and the next notes into one, keeping both", () => {
     const block = BLOCKS[0]?.notes ?? [];
-    const first = composeTask("memory-summary", block.slice(0, 10).map(noteLine).join("\n"));
+    const first = summarize(block.slice(0, 10).map(noteLine).join("\n"));
     const next = block.slice(10).concat(BLOCKS[0]?.notes.slice(0, 5) ?? []);
-    const rollup = composeTask(
-      "memory-summary",
-      [`Previous summary: ${first}`, ...next.map(noteLine)].join("\n"),
-    );
+    const rollup = summarize([`Previous summary: ${first}`, ...next.map(noteLine)].join("\n"));
     expect(rollup.length).toBeLessThanOrEqual(500);
     // The previous summary's phrases survive (at least one word each), and the new notes' too.
     for (const phrase of first.split(/[;,]/u).map((part) => part.split(":").at(-1)?.trim() ?? "")) {
@@ -154,5 +111,25 @@ describe("offline memory summary", () => {
     }
     expect(rollup).toContain("rotation");
     expect(rollup.match(/chief:/gu)).toHaveLength(1);
+  });
+});
+
+const SYSTEM = [
+  "You are Chief.",
+  "<pre-seeded-memories>\n- The Zephyr budget is 40k &lt;EUR&gt;\n- Ada prefers email\n</pre-seeded-memories>",
+  "<retrieved-knowledge>\n- The Lisbon office closes at 6 pm\n</retrieved-knowledge>",
+].join("\n\n");
+
+describe("the offline answer's memories", () => {
+  it("opens with the memories of either memory section that share a word with the message", () => {
+    const aside = (text: string) => rememberedAside({ system: SYSTEM, text });
+    expect(aside("What is the Zephyr budget?")).toBe(
+      "From what I remember: “The Zephyr budget is 40k <EUR>”.",
+    );
+    expect(aside("When does the Lisbon office close?")).toBe(
+      "From what I remember: “The Lisbon office closes at 6 pm”.",
+    );
+    expect(aside("Tell me a joke")).toBeUndefined();
+    expect(rememberedAside({ system: "You are Chief.", text: "Zephyr budget?" })).toBeUndefined();
   });
 });
