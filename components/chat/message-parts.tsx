@@ -1,10 +1,10 @@
 "use client";
+import { isToolUIPart as isToolPart } from "ai";
 // The parts of one message, each in its own form: text (markdown for answers), reasoning
 // (collapsed), tool calls, sources, files and data parts.
 import { ChevronRightIcon } from "lucide-react";
 import dynamic from "next/dynamic";
 import { Suspense } from "react";
-import { isToolPart } from "@/lib/chat-client/message-stream";
 import { fileIdOfUrl } from "@/lib/chat-client/upload";
 import type { ChatMessage } from "@/lib/chat-client/wire";
 import { ApprovalCard } from "./approval-card";

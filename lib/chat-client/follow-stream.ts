@@ -2,7 +2,8 @@
 // into UI message chunks, de-duplicated by offset, and carried across dropped connections by
 // reconnecting to `/events?after=<last offset>` with backoff, until the server says `[DONE]`.
 // Turn failures arrive as a `data-status` error event (forwarded); the raw `error` chunk before
-// it is dropped, so the chat keeps the partial answer and learns of the failure from that event.
+// it is dropped, so useChat keeps the partial answer and the chat learns of the failure from that
+// event instead.
 import type { UIMessageChunk } from "ai";
 import { createSseParser, type SseEvent } from "./sse";
 import { ChatRequestError, parseStreamChunk, readRequestError } from "./wire";
@@ -136,11 +137,8 @@ async function* pump(
           last = offset;
           failures = 0;
           options.onOffset?.(offset);
-          const parsed = parseStreamChunk(event.data);
-          if (!parsed) continue;
-          if (parsed.kind === "status") {
-            yield { type: "data-status", data: parsed.status, transient: true };
-          } else if (parsed.chunk.type !== "error") yield parsed.chunk;
+          const chunk = parseStreamChunk(event.data);
+          if (chunk && chunk.type !== "error") yield chunk;
         }
       } catch (error) {
         if (signal.aborted) return;
