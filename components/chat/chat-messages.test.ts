@@ -5,10 +5,12 @@
 // turn statuses and the raw error chunk of a failed turn among them.
 import { Chat } from "@ai-sdk/react";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import { WorkstreamTransport } from "@/lib/chat-client/transport";
 import type { ChatMessage } from "@/lib/chat-client/wire";
-import { dataPartSchemas, messageMetadataSchema } from "@/lib/stream/ui-parts";
+import type { StatusChunk } from "@/lib/stream/types";
+import { type ChatDataParts, dataPartSchemas, messageMetadataSchema } from "@/lib/stream/ui-parts";
+import type { SpecialistPartData } from "@/lib/turns/specialists";
 
 const META = { agentId: "agent_1", turnId: "turn_1", model: "offline", startedAt: "2026-11-23" };
 
@@ -329,6 +331,11 @@ describe("the chat's messages (useChat over the workstream transport)", () => {
       { state: "output-available", approval: { id: "ap_1", approved: true } },
       { state: "output-denied", approval: { id: "ap_2", approved: false, reason: "not now" } },
     ]);
+  });
+
+  it("UI18 the browser's data parts are the types the server writes", () => {
+    expectTypeOf<ChatDataParts["specialist"]>().toEqualTypeOf<SpecialistPartData>();
+    expectTypeOf<ChatDataParts["status"]>().toEqualTypeOf<StatusChunk["data"]>();
   });
 
   it("UI18 hands the turn's statuses to onData, typed and checked, without keeping them", async () => {

@@ -11,7 +11,7 @@ import { ApprovalCard } from "./approval-card";
 import { MessageFiles } from "./attachments";
 import { safeHref } from "./markdown/text";
 import { revealKey } from "./reveal-activity";
-import { asSpecialist, SpecialistPart } from "./specialist-part";
+import { SpecialistPart } from "./specialist-part";
 import { ToolCall, toolName } from "./tool-call";
 import { useRevealedText } from "./use-revealed-text";
 
@@ -129,19 +129,17 @@ function AssistantPart({
       </a>
     ) : null;
   }
-  if (part.type === "data-specialist" && "data" in part) {
-    const specialist = asSpecialist(part.data);
-    if (specialist) {
-      return (
-        <SpecialistPart specialist={specialist}>
-          <RevealedText
-            text={specialist.text}
-            live={live && specialist.status === "working"}
-            revealKey={`${revealKey}:specialist`}
-          />
-        </SpecialistPart>
-      );
-    }
+  if (part.type === "data-specialist") {
+    const specialist = part.data;
+    return (
+      <SpecialistPart specialist={specialist}>
+        <RevealedText
+          text={specialist.text}
+          live={live && specialist.status === "working"}
+          revealKey={`${revealKey}:specialist`}
+        />
+      </SpecialistPart>
+    );
   }
   if (part.type.startsWith("data-") && "data" in part) {
     return <DataPart name={part.type.slice(5)} data={part.data} />;
