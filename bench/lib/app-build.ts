@@ -118,7 +118,13 @@ function readStamp(): { fingerprint?: string; buildId?: string; source?: string 
 function copyRuntimeFiles(target: string): void {
   // What `next start` and the app read at run time besides `.next`.
   // next.config.ts loads the Node version check before anything else.
-  for (const file of ["next.config.ts", "package.json", "tsconfig.json", "root/node-version.cjs"]) {
+  for (const file of [
+    "next.config.ts",
+    "package.json",
+    "tsconfig.json",
+    "root/node-version.cjs",
+    "root/dev-origins.ts",
+  ]) {
     if (!existsSync(path.join(REPO, file))) continue;
     mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
     cpSync(path.join(REPO, file), path.join(target, file));

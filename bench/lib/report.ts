@@ -251,9 +251,9 @@ export function evaluateGoals(results: Results): Goal[] {
   const client = results.client;
   if (client.status === "ok" && client.fetched) {
     goals.push({
-      goal: "chat page JS fetched (to 4 s after load, lazy chunks included) ≤ 250 KB gzip",
+      goal: "chat page JS fetched (to 4 s after load, lazy chunks included) ≤ 320 KB gzip",
       measured: `${f(client.fetched.gzipBytes / 1024)} KB`,
-      met: client.fetched.gzipBytes <= 250 * 1024,
+      met: client.fetched.gzipBytes <= 320 * 1024,
     });
   }
   if (client.status === "ok" && client.ratio !== undefined) {

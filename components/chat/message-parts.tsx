@@ -1,17 +1,17 @@
 "use client";
+import { isToolUIPart as isToolPart } from "ai";
 // The parts of one message, each in its own form: text (markdown for answers), reasoning
 // (collapsed), tool calls, sources, files and data parts.
 import { ChevronRightIcon } from "lucide-react";
 import dynamic from "next/dynamic";
 import { Suspense } from "react";
-import { isToolPart } from "@/lib/chat-client/message-stream";
 import { fileIdOfUrl } from "@/lib/chat-client/upload";
 import type { ChatMessage } from "@/lib/chat-client/wire";
 import { ApprovalCard } from "./approval-card";
 import { MessageFiles } from "./attachments";
 import { safeHref } from "./markdown/text";
 import { revealKey } from "./reveal-activity";
-import { asSpecialist, SpecialistPart } from "./specialist-part";
+import { SpecialistPart } from "./specialist-part";
 import { ToolCall, toolName } from "./tool-call";
 import { useRevealedText } from "./use-revealed-text";
 
@@ -129,19 +129,17 @@ function AssistantPart({
       </a>
     ) : null;
   }
-  if (part.type === "data-specialist" && "data" in part) {
-    const specialist = asSpecialist(part.data);
-    if (specialist) {
-      return (
-        <SpecialistPart specialist={specialist}>
-          <RevealedText
-            text={specialist.text}
-            live={live && specialist.status === "working"}
-            revealKey={`${revealKey}:specialist`}
-          />
-        </SpecialistPart>
-      );
-    }
+  if (part.type === "data-specialist") {
+    const specialist = part.data;
+    return (
+      <SpecialistPart specialist={specialist}>
+        <RevealedText
+          text={specialist.text}
+          live={live && specialist.status === "working"}
+          revealKey={`${revealKey}:specialist`}
+        />
+      </SpecialistPart>
+    );
   }
   if (part.type.startsWith("data-") && "data" in part) {
     return <DataPart name={part.type.slice(5)} data={part.data} />;

@@ -6,37 +6,18 @@ import { ChevronRightIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
+import type { ChatDataParts } from "@/lib/chat-client/wire";
 import { AgentAvatar } from "./agent-avatar";
 
-/** The part's data as the client reads it: the server's shape, checked field by field. */
-export type SpecialistView = {
-  agentId: string;
-  name: string;
-  question: string;
-  text: string;
-  status: string;
-};
+/** The part's data: the shared schema's type (lib/stream/ui-parts.ts), checked as it streams. */
+type SpecialistView = ChatDataParts["specialist"];
 
-const STATUS_LABEL: Record<string, string> = {
+const STATUS_LABEL: Record<SpecialistView["status"], string> = {
   working: "Answering",
   done: "Answered",
   stopped: "Stopped",
   failed: "Failed",
 };
-
-export function asSpecialist(data: unknown): SpecialistView | null {
-  if (!data || typeof data !== "object") return null;
-  const value = data as Record<string, unknown>;
-  const text = (key: string) => (typeof value[key] === "string" ? (value[key] as string) : "");
-  if (!text("agentId")) return null;
-  return {
-    agentId: text("agentId"),
-    name: text("name") || text("agentId"),
-    question: text("question"),
-    text: text("text"),
-    status: text("status") || "working",
-  };
-}
 
 export function SpecialistPart({
   specialist,
@@ -69,7 +50,7 @@ export function SpecialistPart({
           )}
         >
           {working ? <Spinner className="size-3" /> : null}
-          {STATUS_LABEL[status] ?? status}
+          {STATUS_LABEL[status]}
         </span>
         <ChevronRightIcon
           aria-hidden="true"

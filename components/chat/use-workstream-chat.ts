@@ -1,33 +1,34 @@
 "use client";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { useLiveEvents } from "@/components/live/use-live-events";
-import { answerApproval, fetchHistoryPage, fetchWorkstream, stopTurn } from "@/lib/chat-client/api";
+// The chat's state: the messages are useChat's, streamed over the workstream transport; one
+// store (lib/chat-client/chat-state) holds what is the page's own: the turn folded from its
+// status parts, the pending send, the connection, compaction and Stop. The actions are Send,
+// Stop, Retry, Reconnect and the approval answers. A turn running when the page loads is
+// resumed; useWorkstreamSync follows what happens elsewhere.
+import { useChat } from "@ai-sdk/react";
+import { generateId } from "ai";
+import { useEffect, useEffectEvent, useMemo, useState, useSyncExternalStore } from "react";
+import { stopTurn } from "@/lib/chat-client/api";
 import {
   type ChatConnection,
   createChatStore,
   displayedTurn,
   initialChatState,
 } from "@/lib/chat-client/chat-state";
-import { mergeLatest, messageText } from "@/lib/chat-client/history";
-import { randomId } from "@/lib/chat-client/message-stream";
+import { messageText } from "@/lib/chat-client/history";
 import { WorkstreamTransport } from "@/lib/chat-client/transport";
 import { initialTurnView, isRunning } from "@/lib/chat-client/turn-status";
-// The chat's state: the messages and their stream (useChatSession over the workstream
-// transport), and one store (lib/chat-client/
-// chat-state) for everything else: the turn folded from its events, the pending send, the
-// connection, compaction and Stop. The actions are Send, Stop, Retry and Reconnect. It resumes a
-// running turn on load, and re-checks the workstream when the tab comes back or the network
-// returns (a turn started in another tab is followed; what finished meanwhile is loaded).
 import type { UploadedFile } from "@/lib/chat-client/upload";
-import {
-  asTurnStatus,
-  type ChatHistoryPage,
-  ChatRequestError,
-  type TurnStatusEvent,
-  type WorkstreamDescription,
+import type {
+  ChatHistoryPage,
+  ChatMessage,
+  TurnStatusEvent,
+  WorkstreamDescription,
 } from "@/lib/chat-client/wire";
+import { dataPartSchemas, messageMetadataSchema } from "@/lib/stream/ui-parts";
+import { errorOutcome } from "./chat-notice";
 import { type RevealActivity, useMessageRevealed } from "./reveal-activity";
-import { useChatSession } from "./use-chat-session";
+import { useApprovalAnswers } from "./use-approval-answers";
+import { useWorkstreamSync } from "./use-workstream-sync";
 
 export type { ChatConnection };
 
@@ -45,7 +46,9 @@ export function useWorkstreamChat({
   lastStatus,
   pageSize,
   revealActivity,
-  ...callbacks
+  notify,
+  onSendAccepted,
+  onSendRefused,
 }: {
   workstream: WorkstreamDescription;
   history: ChatHistoryPage;
@@ -67,299 +70,123 @@ export function useWorkstreamChat({
   );
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const { dispatch } = store;
-  // What the last render saw, for callbacks that run later (the transport's, timers, events):
-  // the parent's callbacks, and the session's messages and status.
-  const rendered = useRef({
-    ...callbacks,
-    messages: history.messages,
-    streaming: false,
-    resync: async () => {},
-    sync: async () => {},
-  });
 
+  // The transport's events come while a stream runs: effect events see the latest render.
+  const onAccepted = useEffectEvent(({ messageId }: { messageId: string }) => {
+    const sent = store.getState().sending;
+    if (sent?.id === messageId) onSendAccepted(sent.text);
+  });
+  const onNothingToResume = useEffectEvent((description: WorkstreamDescription) => {
+    dispatch({ type: "compacting", compacting: description.isCompacting });
+    const current = store.getState();
+    if (isRunning(current.turn) || description.latestOffset > current.knownOffset) {
+      void sync.resync();
+    }
+  });
+  const onLost = useEffectEvent(() => void sync.resync());
   const transport = useMemo(
     () =>
       new WorkstreamTransport({
         workstreamId,
         events: {
-          onAccepted: ({ messageId }) => {
-            const sent = store.getState().sending;
-            if (sent?.id === messageId) rendered.current.onSendAccepted(sent.text);
-          },
+          onAccepted: (accepted) => onAccepted(accepted),
           onOffset: (offset) => dispatch({ type: "offset", offset }),
           onConnection: (connection) => dispatch({ type: "connection", connection }),
-          onLost: () => void rendered.current.resync(),
-          onNothingToResume: (description) => {
-            dispatch({ type: "compacting", compacting: description.isCompacting });
-            const current = store.getState();
-            if (isRunning(current.turn) || description.latestOffset > current.knownOffset) {
-              void rendered.current.resync();
-            }
-          },
+          onLost: () => onLost(),
+          onNothingToResume: (description) => onNothingToResume(description),
         },
       }),
-    [workstreamId, store, dispatch],
+    [workstreamId, dispatch],
   );
 
-  const onError = (error: Error) => {
-    const { notify, onSendRefused } = rendered.current;
-    const sent = store.getState().sending;
-    const code = error instanceof ChatRequestError ? error.code : "client:error";
-    const refused =
-      error instanceof ChatRequestError && sent !== null && error.messageId === sent.id;
+  const onError = useEffectEvent((error: Error) => {
+    const outcome = errorOutcome(error, store.getState().sending);
+    const { refused, notice, next } = outcome;
     if (refused) {
-      dispatch({ type: "send-refused", id: sent.id });
-      if (!sent.retry) {
-        setMessages((current) => current.filter((message) => message.id !== sent.id));
-        onSendRefused(sent.text);
+      dispatch({ type: "send-refused", id: refused.id });
+      if (!refused.retry) {
+        setMessages((current) => current.filter((message) => message.id !== refused.id));
+        onSendRefused(refused.text);
       }
     }
-    if (
-      code === "conflict:turn_active" &&
-      error instanceof ChatRequestError &&
-      error.details.approvalId
-    ) {
-      notify(
-        "The agent is waiting for your approval above. Answer it, or stop, to send more.",
-        "info",
-      );
-      setTimeout(() => void rendered.current.resync(), 0);
-    } else if (code === "conflict:turn_active") {
-      notify("A reply is already running here (perhaps from another tab). Following it.", "info");
-      // After the failed request has settled: a new request would replace it.
-      setTimeout(() => void rendered.current.sync(), 0);
-    } else if (code === "conflict:duplicate_message") {
-      notify("That message was already sent.", "info");
-      void rendered.current.resync();
-    } else if (code === "network:failed" && refused) {
-      notify("Couldn't reach the server. Your message is still in the box; send it again.");
-    } else if (code === "network:lost" || code === "network:failed") {
+    if (notice) notify(notice.message, notice.tone);
+    if (next?.action === "connection-lost") {
       dispatch({ type: "connection", connection: "lost" });
-    } else {
-      notify(error.message);
+    } else if (next) {
+      const look = next.action === "sync" ? sync.sync : sync.resync;
+      // After the failed request has settled: useChat runs one request at a time.
+      if (next.later) setTimeout(() => void look(), 0);
+      else void look();
     }
-  };
-
-  const chat = useChatSession({
-    id: workstreamId,
-    messages: history.messages,
-    transport,
-    onData: (part) => {
-      if (part.type !== "data-status") return;
-      const status = asTurnStatus(part.data);
-      if (status) dispatch({ type: "status", status });
-    },
-    onError,
-  });
-  const {
-    messages,
-    status,
-    setMessages,
-    sendMessage,
-    resumeStream,
-    clearError,
-    streamMark,
-    fresherOnScreen,
-  } = chat;
-  const streaming = status === "submitted" || status === "streaming";
-  rendered.current = { ...rendered.current, ...callbacks, messages, streaming };
-
-  const loadLatestPage = useCallback(async () => {
-    const mark = streamMark();
-    const page = await fetchHistoryPage(workstreamId, { take: pageSize });
-    setMessages((current) => mergeLatest(current, fresherOnScreen(page.messages, mark)));
-    return page;
-  }, [workstreamId, pageSize, setMessages, streamMark, fresherOnScreen]);
-
-  const resync = useCallback(async () => {
-    try {
-      const description = await fetchWorkstream(workstreamId);
-      dispatch({ type: "compacting", compacting: description.isCompacting });
-      await loadLatestPage();
-      dispatch({ type: "offset", offset: description.latestOffset });
-      if (!description.activeTurn) {
-        dispatch({
-          type: "settled",
-          last: description.lastTurn,
-          latestOffset: description.latestOffset,
-        });
-      }
-    } catch (error) {
-      console.warn("[chat] reloading the latest messages failed:", error);
-      rendered.current.notify("Couldn't load the latest messages. Reload the page to see them.");
-    }
-  }, [workstreamId, loadLatestPage, dispatch]);
-
-  /** Looks at the workstream again: follows a turn that runs, loads what happened meanwhile. */
-  // One look at a time: answers, live events and the tab coming back may all ask at once, and
-  // two replays of a turn going on would build its answer twice.
-  const looking = useRef<{ again: boolean } | null>(null);
-  const sync = useCallback(async () => {
-    if (looking.current) {
-      looking.current.again = true;
-      return;
-    }
-    looking.current = { again: false };
-    try {
-      do {
-        looking.current.again = false;
-        await look();
-      } while (looking.current.again);
-    } finally {
-      looking.current = null;
-    }
-
-    async function look() {
-      if (rendered.current.streaming || document.visibilityState !== "visible") return;
-      try {
-        const description = await fetchWorkstream(workstreamId);
-        dispatch({ type: "compacting", compacting: description.isCompacting });
-        const active = description.activeTurn;
-        if (active && active.state !== "suspended") {
-          // A turn started elsewhere: its question first, then its answer live. A turn that
-          // went on after its approvals continues the answer history holds: built on that copy.
-          const known = rendered.current.messages.some(
-            (message) => message.id === active.userMessageId,
-          );
-          const page = !known || active.resumedOffset !== null ? await loadLatestPage() : null;
-          const kept =
-            active.resumedOffset !== null
-              ? page?.messages.findLast((message) => message.role === "assistant")
-              : undefined;
-          if (!rendered.current.streaming) void resumeStream(kept);
-        } else if (description.latestOffset > store.getState().knownOffset) {
-          await resync();
-        }
-      } catch (error) {
-        console.warn("[chat] checking the workstream failed:", error);
-      }
-    }
-  }, [workstreamId, resumeStream, resync, loadLatestPage, store, dispatch]);
-  rendered.current.resync = resync;
-  rendered.current.sync = sync;
-
-  // An approval answered in another tab (or expired, or its turn stopped), or the workstream's
-  // turn starting or ending elsewhere: look again.
-  useLiveEvents((event) => {
-    const mine =
-      (event.type === "approval" && event.workstreamId === workstreamId) ||
-      (event.type === "workstream" &&
-        event.reason === "running" &&
-        event.workstream.id === workstreamId &&
-        store.getState().turn.state === "suspended");
-    if (mine && !rendered.current.streaming) void rendered.current.sync();
   });
 
-  const [answering, setAnswering] = useState<string | null>(null);
-  const answerOne = useCallback(
-    async ({
-      approvalId,
-      approved,
-      reason,
-      grantDays,
-    }: {
-      approvalId: string;
-      approved: boolean;
-      reason: string;
-      grantDays?: number;
-    }) => {
-      const turnId = store.getState().turn.turnId;
-      if (!turnId) return;
-      setAnswering(approvalId);
-      try {
-        await answerApproval(workstreamId, {
-          turnId,
-          approvalId,
-          approved,
-          ...(reason ? { reason } : {}),
-          ...(grantDays ? { grantDays } : {}),
-        });
-      } catch (error) {
-        const code = error instanceof ChatRequestError ? error.code : "client:error";
-        rendered.current.notify(
-          code === "conflict:approval_answered"
-            ? "That approval was already answered (perhaps in another tab)."
-            : error instanceof Error
-              ? error.message
-              : "Couldn't send your answer.",
-          code === "conflict:approval_answered" ? "info" : "error",
-        );
-      } finally {
-        setAnswering(null);
-      }
-      // The answer is in history now; a turn that went on is followed from there.
-      await rendered.current.sync();
-    },
-    [workstreamId, store],
+  // A turn running when the page loaded: followed from its first event.
+  const [resumeOnLoad] = useState(
+    () => workstream.activeTurn !== null && workstream.activeTurn.state !== "suspended",
   );
+  const { messages, status, setMessages, sendMessage, resumeStream, clearError } =
+    useChat<ChatMessage>({
+      id: workstreamId,
+      messages: history.messages,
+      transport,
+      resume: resumeOnLoad,
+      messageMetadataSchema,
+      dataPartSchemas,
+      onData: (part) => {
+        if (part.type === "data-status") dispatch({ type: "status", status: part.data });
+      },
+      onError: (error) => onError(error),
+    });
+  const streaming = status === "submitted" || status === "streaming";
 
-  // The session stays in "error" after a failed request; the error was handled above.
+  const sync = useWorkstreamSync({
+    workstreamId,
+    pageSize,
+    store,
+    transport,
+    chat: { messages, streaming, setMessages, resumeStream },
+    compacting: state.compacting,
+    notify,
+  });
+
+  const approvals = useApprovalAnswers({
+    workstreamId,
+    turnId: state.turn.state === "suspended" ? state.turn.turnId : null,
+    notify,
+    afterAnswer: () => sync.sync(),
+  });
+
+  // useChat stays in "error" after a failed request; onError has handled it.
   useEffect(() => {
     if (status === "error") clearError();
   }, [status, clearError]);
 
-  // A turn running when the page loaded: follow it from its first event.
-  const [initialTurn] = useState(workstream.activeTurn);
-  useEffect(() => {
-    if (initialTurn && initialTurn.state !== "suspended") void resumeStream();
-  }, [initialTurn, resumeStream]);
-
-  useEffect(() => {
-    const onVisible = () => void sync();
-    document.addEventListener("visibilitychange", onVisible);
-    window.addEventListener("online", onVisible);
-    return () => {
-      document.removeEventListener("visibilitychange", onVisible);
-      window.removeEventListener("online", onVisible);
-    };
-  }, [sync]);
-
-  // The live channel says when a compaction starts and ends (and polling below is the fallback).
-  useLiveEvents((event) => {
-    if (event.type === "workstream" && event.workstream.id === workstreamId) {
-      dispatch({ type: "compacting", compacting: event.workstream.isCompacting });
-    } else if (event.type === "reconnected") {
-      void rendered.current.sync();
-    }
-  });
-
-  // While compacting, look again every few seconds.
-  useEffect(() => {
-    if (!state.compacting) return;
-    const timer = setInterval(() => void sync(), 4_000);
-    return () => clearInterval(timer);
-  }, [state.compacting, sync]);
-
-  const send = useCallback(
-    (text: string, files: UploadedFile[] = []) => {
-      const id = `msg_${randomId()}`;
-      dispatch({ type: "send", id, text, retry: false });
-      // Files go by id: the server checks them and signs their URLs afresh for every turn.
-      const fileParts = files.map((file) => ({
-        type: "file" as const,
-        mediaType: file.mediaType,
-        filename: file.name,
-        url: `file:${file.id}`,
-      }));
-      void sendMessage({
-        id,
-        role: "user",
-        parts: [...fileParts, ...(text ? [{ type: "text" as const, text }] : [])],
-      });
-    },
-    [sendMessage, dispatch],
-  );
+  const send = (text: string, files: UploadedFile[] = []) => {
+    const id = `msg_${generateId()}`;
+    dispatch({ type: "send", id, text, retry: false });
+    // Files go by id: the server checks them and signs their URLs afresh for every turn.
+    const fileParts = files.map((file) => ({
+      type: "file" as const,
+      mediaType: file.mediaType,
+      filename: file.name,
+      url: `file:${file.id}`,
+    }));
+    void sendMessage({
+      id,
+      role: "user",
+      parts: [...fileParts, ...(text ? [{ type: "text" as const, text }] : [])],
+    });
+  };
 
   const retryTarget = messages.findLast((message) => message.role === "user");
-  const retry = useCallback(() => {
+  const retry = () => {
     if (!retryTarget) return;
-    const text = messageText(retryTarget);
-    dispatch({ type: "send", id: retryTarget.id, text, retry: true });
-    // The same message again, files and all.
-    void sendMessage({ messageId: retryTarget.id });
-  }, [retryTarget, sendMessage, dispatch]);
+    dispatch({ type: "send", id: retryTarget.id, text: messageText(retryTarget), retry: true });
+    // The same message again, files and all; what came after it goes.
+    void sendMessage({ messageId: retryTarget.id, role: "user", parts: retryTarget.parts });
+  };
 
-  const stop = useCallback(async () => {
+  const stop = async () => {
     dispatch({ type: "stopping", stopping: true });
     try {
       const result = await stopTurn(workstreamId);
@@ -367,16 +194,16 @@ export function useWorkstreamChat({
         dispatch({ type: "stopped", turnId: result.turnId });
       }
     } catch (error) {
-      rendered.current.notify(error instanceof Error ? error.message : "Couldn't stop the reply.");
+      notify(error instanceof Error ? error.message : "Couldn't stop the reply.");
     } finally {
       dispatch({ type: "stopping", stopping: false });
     }
-  }, [workstreamId, dispatch]);
+  };
 
-  const reconnect = useCallback(() => {
+  const reconnect = () => {
     dispatch({ type: "connection", connection: "reconnecting" });
     void resumeStream();
-  }, [resumeStream, dispatch]);
+  };
 
   // The answer of the latest turn: the last message, when it is the assistant's.
   const last = messages.at(-1);
@@ -404,11 +231,7 @@ export function useWorkstreamChat({
     running: isRunning(state.turn) || streaming,
     /** The turn waits for the owner's answer to an approval. */
     suspended: state.turn.state === "suspended" && !streaming,
-    approvals: {
-      turnId: state.turn.state === "suspended" ? state.turn.turnId : null,
-      answering,
-      answer: answerOne,
-    },
+    approvals,
     stopping: state.stopping,
     liveMessageId,
     canRetry: turn.state === "failed" && Boolean(retryTarget) && (turn.error?.retryable ?? true),

@@ -64,6 +64,29 @@ describe("followTurnStream", () => {
     expect(deltas(chunks)).toEqual(["Hel", "lo"]);
   });
 
+  it("reads events split at any byte, with CRLF line ends and heartbeat comments between", async () => {
+    const wire = `: ping\r\n\r\n${text(1, "Hel").replaceAll("\n", "\r\n")}: ping\n\n${text(2, "lo")}`;
+    const chunks = await collect(
+      followTurnStream(options({ response: sse([...wire, "data: [DONE]\n\n"], "close") })),
+    );
+    expect(deltas(chunks)).toEqual(["Hel", "lo"]);
+  });
+
+  it("joins multi-line data, and drops an event the connection cut off before its end", async () => {
+    const reconnect = vi.fn(async () => sse([text(2, "!")]));
+    const multiLine = 'id: 1\ndata: {"type":"text-delta",\ndata: "id":"t","delta":"Hi"}\n\n';
+    const chunks = await collect(
+      followTurnStream(
+        options({
+          response: sse([multiLine, `id: 2\ndata: {"type":"text-delta"`], "close"),
+          reconnect,
+        }),
+      ),
+    );
+    expect(deltas(chunks)).toEqual(["Hi", "!"]);
+    expect(reconnect).toHaveBeenCalledWith(1, expect.anything());
+  });
+
   it("reconnects after a drop from the last offset, without duplicates", async () => {
     const reconnect = vi.fn(async (after: number) => {
       expect(after).toBe(2);

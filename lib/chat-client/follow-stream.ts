@@ -1,10 +1,12 @@
-// One turn's event stream as the chat sees it: SSE events (each with its offset as `id`) parsed
-// into UI message chunks, de-duplicated by offset, and carried across dropped connections by
-// reconnecting to `/events?after=<last offset>` with backoff, until the server says `[DONE]`.
+// One turn's event stream as the chat sees it: SSE events (each with its offset as `id`, read by
+// eventsource-parser, the SSE reader the AI SDK uses) parsed into UI message chunks,
+// de-duplicated by offset, and carried across dropped connections by reconnecting to
+// `/events?after=<last offset>` with backoff, until the server says `[DONE]`.
 // Turn failures arrive as a `data-status` error event (forwarded); the raw `error` chunk before
-// it is dropped, so the chat keeps the partial answer and learns of the failure from that event.
+// it is dropped, so useChat keeps the partial answer and the chat learns of the failure from that
+// event instead.
 import type { UIMessageChunk } from "ai";
-import { createSseParser, type SseEvent } from "./sse";
+import { type EventSourceMessage, EventSourceParserStream } from "eventsource-parser/stream";
 import { ChatRequestError, parseStreamChunk, readRequestError } from "./wire";
 
 export type ConnectionState = "connected" | "reconnecting" | "offline";
@@ -136,11 +138,8 @@ async function* pump(
           last = offset;
           failures = 0;
           options.onOffset?.(offset);
-          const parsed = parseStreamChunk(event.data);
-          if (!parsed) continue;
-          if (parsed.kind === "status") {
-            yield { type: "data-status", data: parsed.status, transient: true };
-          } else if (parsed.chunk.type !== "error") yield parsed.chunk;
+          const chunk = parseStreamChunk(event.data);
+          if (chunk && chunk.type !== "error") yield chunk;
         }
       } catch (error) {
         if (signal.aborted) return;
@@ -197,20 +196,30 @@ async function* readEvents(
   response: Response,
   signal: AbortSignal,
   stallMs: number,
-): AsyncGenerator<SseEvent> {
+): AsyncGenerator<EventSourceMessage> {
   if (!response.body) return;
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  const parser = createSseParser();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => stop("stalled"), stallMs);
+  };
+  // The stall clock counts bytes, not events: a heartbeat comment is a sign of life too.
+  const decoder = new TextDecoder();
+  const reader = response.body
+    .pipeThrough(
+      new TransformStream<Uint8Array, string>({
+        transform(bytes, controller) {
+          arm();
+          controller.enqueue(decoder.decode(bytes, { stream: true }));
+        },
+      }),
+    )
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
   const stop = (reason: string) => {
     reader.cancel(reason).catch((error: unknown) => {
       console.warn("[chat] cancelling the response failed:", error);
     });
-  };
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => stop("stalled"), stallMs);
   };
   const onAbort = () => stop("aborted");
   signal.addEventListener("abort", onAbort, { once: true });
@@ -220,8 +229,7 @@ async function* readEvents(
     for (;;) {
       const { done, value } = await reader.read();
       if (done || signal.aborted) break;
-      arm();
-      yield* parser.push(decoder.decode(value, { stream: true }));
+      yield value;
     }
     ended = true;
   } catch (error) {
@@ -232,6 +240,5 @@ async function* readEvents(
     if (!ended) stop("closed");
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
-    parser.end();
   }
 }

@@ -137,9 +137,10 @@ describe("WorkstreamTransport", () => {
           ),
     );
     const transport = new WorkstreamTransport({ workstreamId: "w1", fetch });
-    const resumed = await transport.resume({});
-    expect(resumed?.continues).toBe(true);
-    expect(await collect(resumed?.stream as ReadableStream<UIMessageChunk>)).toEqual([
+    const resumed = await transport.reconnectToStream({ chatId: "w1" });
+    // useChat reads this once the stream is there: the chunks continue, they do not replay.
+    expect(transport.resumeStreamIsReplay).toBe(false);
+    expect(await collect(resumed as ReadableStream<UIMessageChunk>)).toEqual([
       { type: "tool-approval-response", approvalId: "ap_1", approved: true },
     ]);
     expect(fetch.mock.calls[1]?.[0]).toBe("/api/workstreams/w1/events?after=30");
@@ -163,7 +164,7 @@ describe("WorkstreamTransport", () => {
       fetch,
       events: { onNothingToResume },
     });
-    expect(await transport.resume({})).toBeNull();
+    expect(await transport.reconnectToStream({ chatId: "w1" })).toBeNull();
     expect(onNothingToResume).toHaveBeenCalled();
   });
 

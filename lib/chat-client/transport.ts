@@ -1,8 +1,11 @@
-// The chat page's one transport (the AI SDK's ChatTransport interface), driven by the chat session
-// in components/chat/use-chat-session.ts. `sendMessages` POSTs only the new user message
-// (or re-POSTs a failed one: Retry) and streams the turn; `reconnectToStream` finds the running
-// turn and replays it from its first event, so a reload or a second tab rebuilds the answer
-// without duplicates (resumeStreamIsReplay). Both streams survive dropped connections.
+// The chat page's one transport (the AI SDK's ChatTransport), driven by useChat in
+// components/chat/use-workstream-chat.ts. `sendMessages` POSTs only the new user message (or
+// re-POSTs a failed one: Retry) and streams the turn; `reconnectToStream` finds the running turn
+// (started here, in another tab or on another server) and replays it from its first event, so a
+// reload or a second tab rebuilds the answer without duplicates. A turn that went on after its
+// approvals is replayed from where it went on instead: its chunks continue the answer as history
+// holds it (`resumeStreamIsReplay` is false for that stream). Both streams survive dropped
+// connections. Stop is the server's (POST …/stop): closing a stream never ends a turn.
 import type { ChatTransport, UIMessageChunk } from "ai";
 import { type FetchLike, fetchWorkstream, request, workstreamPath } from "./api";
 import {
@@ -46,8 +49,12 @@ function replayFrom(turn: ActiveTurn): number {
 }
 
 export class WorkstreamTransport implements ChatTransport<ChatMessage> {
-  readonly resumeStreamIsReplay = true;
+  /** Read by useChat right after `reconnectToStream` resolves: set there for the turn found. */
+  resumeStreamIsReplay = true;
   private readonly options: WorkstreamTransportOptions;
+  /** Counts the chunks the streams delivered, and the count at each message's latest. */
+  private delivered = 0;
+  private deliveredAt = new Map<string, number>();
 
   constructor(options: WorkstreamTransportOptions) {
     this.options = options;
@@ -107,18 +114,6 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
   }: Parameters<
     ChatTransport<ChatMessage>["reconnectToStream"]
   >[0]): Promise<ReadableStream<UIMessageChunk> | null> {
-    return (await this.resume({ abortSignal }))?.stream ?? null;
-  }
-
-  /**
-   * Finds the running turn and replays it. A turn that went on after its approvals is replayed
-   * from where it went on: its chunks continue the answer as history holds it (`continues`, the
-   * id of that message), which the caller builds on instead of starting over.
-   */
-  async resume({ abortSignal }: { abortSignal?: AbortSignal }): Promise<{
-    stream: ReadableStream<UIMessageChunk>;
-    continues: boolean;
-  } | null> {
     const description = await fetchWorkstream(this.options.workstreamId, {
       fetch: this.options.fetch,
       signal: abortSignal,
@@ -128,15 +123,23 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
       this.options.events?.onNothingToResume?.(description);
       return null;
     }
-    return {
-      stream: this.follow({
-        response: null,
-        after: replayFrom(turn),
-        turnId: turn.id,
-        signal: abortSignal,
-      }),
-      continues: turn.resumedOffset !== null,
-    };
+    this.resumeStreamIsReplay = turn.resumedOffset === null;
+    return this.follow({
+      response: null,
+      after: replayFrom(turn),
+      turnId: turn.id,
+      signal: abortSignal,
+    });
+  }
+
+  /** Where the streams stand now: taken before a read of the server's messages starts. */
+  mark(): number {
+    return this.delivered;
+  }
+
+  /** Whether a stream changed this message after `mark` (a read begun then may be older). */
+  changedSince(messageId: string, mark: number): boolean {
+    return (this.deliveredAt.get(messageId) ?? 0) > mark;
   }
 
   private follow({
@@ -151,6 +154,15 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
     signal: AbortSignal | undefined;
   }): ReadableStream<UIMessageChunk> {
     const { workstreamId, events, fetch: fetchImpl } = this.options;
+    let messageId: string | undefined;
+    const count = new TransformStream<UIMessageChunk, UIMessageChunk>({
+      transform: (chunk, controller) => {
+        if (chunk.type === "start" && chunk.messageId) messageId = chunk.messageId;
+        this.delivered += 1;
+        if (messageId) this.deliveredAt.set(messageId, this.delivered);
+        controller.enqueue(chunk);
+      },
+    });
     return followTurnStream({
       response,
       after,
@@ -174,6 +186,6 @@ export class WorkstreamTransport implements ChatTransport<ChatMessage> {
         const active = description.activeTurn;
         return active && active.id === turnId ? replayFrom(active) : null;
       },
-    });
+    }).pipeThrough(count);
   }
 }

@@ -1,17 +1,17 @@
 // What the workstream API sends the browser, as the chat client reads it: the shapes (type-only
 // imports from the server modules that produce them, so there is one definition) and small
 // guards for the JSON the client cannot trust blindly.
-import type { UIMessage, UIMessageChunk } from "ai";
+import type { UIMessageChunk } from "ai";
 import type { CompactionView } from "@/lib/compaction/view";
 import type { StatusChunk } from "@/lib/stream/types";
+import type { ChatMessage } from "@/lib/stream/ui-parts";
 import type { describeWorkstream } from "@/lib/turns/describe";
-import type { HistoryPage, MessageMetadata } from "@/lib/turns/messages";
+import type { HistoryPage } from "@/lib/turns/messages";
 
-export type { MessageMetadata };
-export type ChatMessage = UIMessage<MessageMetadata>;
+export type { ChatDataParts, ChatMessage, MessageMetadata } from "@/lib/stream/ui-parts";
 export type WorkstreamDescription = Awaited<ReturnType<typeof describeWorkstream>>;
 export type ActiveTurn = NonNullable<WorkstreamDescription["activeTurn"]>;
-export type ChatHistoryPage = HistoryPage;
+export type ChatHistoryPage = Omit<HistoryPage, "messages"> & { messages: ChatMessage[] };
 export type ChatCompaction = CompactionView;
 /** One status event of a turn: `{ turnId, state, … }`. */
 export type TurnStatusEvent = StatusChunk["data"];
@@ -59,28 +59,8 @@ export async function readRequestError(response: Response): Promise<ChatRequestE
   return new ChatRequestError(code, message, { status: response.status, details });
 }
 
-const TURN_STATES = new Set([
-  "acknowledged",
-  "processing",
-  "preamble",
-  "tool",
-  "suspended",
-  "ready",
-  "warning",
-  "error",
-  "cancelled",
-]);
-
-export function asTurnStatus(value: unknown): TurnStatusEvent | null {
-  if (!isRecord(value) || typeof value.turnId !== "string") return null;
-  if (typeof value.state !== "string" || !TURN_STATES.has(value.state)) return null;
-  return value as TurnStatusEvent;
-}
-
-/** A chunk of the UI message stream, or a turn status; null for anything unreadable. */
-export function parseStreamChunk(
-  data: string,
-): { kind: "status"; status: TurnStatusEvent } | { kind: "chunk"; chunk: UIMessageChunk } | null {
+/** A chunk of the UI message stream; null for anything unreadable. useChat checks data parts. */
+export function parseStreamChunk(data: string): UIMessageChunk | null {
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -89,11 +69,7 @@ export function parseStreamChunk(
     return null;
   }
   if (!isRecord(value) || typeof value.type !== "string") return null;
-  if (value.type === "data-status") {
-    const status = asTurnStatus(value.data);
-    return status ? { kind: "status", status } : null;
-  }
-  return { kind: "chunk", chunk: value as UIMessageChunk };
+  return value as UIMessageChunk;
 }
 
 export function asDescription(value: unknown): WorkstreamDescription | null {

@@ -1,7 +1,6 @@
 // Workstream messages: persisted UIMessages with metadata, a token count computed once when
 // written, and cursor paging by insertion sequence.
 import "server-only";
-import type { UIMessage } from "ai";
 import { and, desc, eq, gte, lt, lte, sql } from "drizzle-orm";
 import { encode } from "gpt-tokenizer";
 import { executePrepared, getDb } from "@/db/client";
@@ -9,28 +8,12 @@ import { messages } from "@/db/schema";
 import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/kernel/errors";
+import type { ChatMessage, MessageMetadata } from "@/lib/stream/ui-parts";
 
-export type MessageMetadata = {
-  agentId?: string;
-  turnId?: string;
-  model?: string;
-  reasoningProfile?: string;
-  /** Null when the provider reported no counts (unknown, shown as "—"). */
-  inputTokens?: number | null;
-  outputTokens?: number | null;
-  reasoningTokens?: number;
-  /** Null when the usage or the model's price is unknown. */
-  costUsd?: number | null;
-  startedAt?: string;
-  finishedAt?: string;
-  stopped?: boolean;
-  failed?: boolean;
-  /** A message another workstream sent here (send_message): where it came from, and when. */
-  relayedFrom?: { workstreamId: string; title: string; agentId: string };
-  sentAt?: string;
-};
+// The metadata's schema is shared with the browser (lib/stream/ui-parts.ts).
+export type { MessageMetadata };
 
-export type WorkstreamMessage = UIMessage<MessageMetadata>;
+export type WorkstreamMessage = ChatMessage;
 
 export function countTokens(parts: unknown): number {
   const text = (Array.isArray(parts) ? parts : [])
