@@ -6,11 +6,11 @@
 import { Chat } from "@ai-sdk/react";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { describe, expect, expectTypeOf, it, vi } from "vitest";
+import type { SpecialistPartData } from "@/lib/agents/specialists";
 import { WorkstreamTransport } from "@/lib/chat-client/transport";
 import type { ChatMessage } from "@/lib/chat-client/wire";
 import type { StatusChunk } from "@/lib/stream/types";
 import { type ChatDataParts, dataPartSchemas, messageMetadataSchema } from "@/lib/stream/ui-parts";
-import type { SpecialistPartData } from "@/lib/turns/specialists";
 
 const META = { agentId: "agent_1", turnId: "turn_1", model: "offline", startedAt: "2026-11-23" };
 
