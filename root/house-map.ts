@@ -42,6 +42,7 @@ export const PARTS: Record<PartName, Part> = {
       "lib/approvals",
       "lib/auth",
       "lib/compaction",
+      "lib/context",
       "lib/files",
       "lib/http",
       "lib/inspector",
@@ -103,12 +104,8 @@ export const ALLOWED_FOR_NOW: ReadonlyArray<{ from: string; to: string; removedB
   { from: "lib/models", to: "lib/memory", removedBy: "issue 43: the offline model's fact task" },
   { from: "lib/models", to: "lib/skills", removedBy: "issue 43: the offline model's skill task" },
   { from: "lib/models", to: "lib/state", removedBy: "issue 43: the offline model's state task" },
-  { from: "lib/compaction", to: "lib/turns", removedBy: "issue 42: the context builder's folder" },
-  { from: "lib/skills", to: "lib/turns", removedBy: "issue 42: the context window and hooks" },
-  { from: "lib/memory", to: "lib/turns", removedBy: "issue 42: one turn-state vocabulary" },
   { from: "lib/turns", to: "lib/workstreams", removedBy: "issue 42: send_message to workstreams" },
   { from: "lib/files", to: "lib/workstreams", removedBy: "issue 42: no SQL across domains" },
-  { from: "lib/turns", to: "lib/compaction", removedBy: "issue 42: RENDER enqueues compaction" },
 ];
 
 /**
@@ -117,7 +114,6 @@ export const ALLOWED_FOR_NOW: ReadonlyArray<{ from: string; to: string; removedB
  * migration 0016 queues an organization's file deletion; it is the database's own write.)
  */
 export const OUTBOX_WRITERS_FOR_NOW: ReadonlyArray<{ file: string; removedBy: string }> = [
-  { file: "lib/turns/turn-store.ts", removedBy: "issue 42: RENDER enqueues through the port" },
   { file: "lib/memory/block.ts", removedBy: "issue 42: no SQL across domains" },
   { file: "inngest/runner/store.ts", removedBy: "issue 46: the runner is retired" },
 ];

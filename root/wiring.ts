@@ -6,16 +6,16 @@
 import "server-only";
 import { inngestFunctions, startJobs } from "@/inngest/engine";
 import { scopedToolsFor } from "@/lib/agents/tools";
+import { memberSection } from "@/lib/context/build";
 import { startFileLifecycle } from "@/lib/files/lifecycle";
 import { registerFileTools } from "@/lib/files/read-tool";
 import { wakeJobsSoon } from "@/lib/jobs/port";
 import { processSingleton } from "@/lib/kernel/singleton";
 import { registerMemoryTools } from "@/lib/memory/tools";
-import { registerSkills } from "@/lib/skills/tools";
+import { registerSkillTool, skillsSection, toolsForOfferedSkills } from "@/lib/skills/tools";
 import { registerStateTools } from "@/lib/state/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
-import { memberSection } from "@/lib/turns/context";
 import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { registerSendMessageTool } from "@/lib/turns/send-message";
@@ -103,8 +103,23 @@ export function wireTurnTools(): void {
   declareSpecialistTool();
   registerScopedToolsHook();
   registerMemberSection();
-  // After the member section: the extra sections' budget keeps the earlier ones first.
   registerSkills();
+}
+
+function registerSkills(): void {
+  registerSkillTool();
+  // Registered after the scoped tools, which add use_skill.
+  registerHook({
+    kind: "resolveAgent",
+    name: "workstreams:skills-tool",
+    run: ({ turn, resolved }) => toolsForOfferedSkills(resolved, turn.offeredSkills),
+  });
+  // After the member section: the extra sections' budget keeps the earlier ones first.
+  registerHook({
+    kind: "buildExtraInstructionSections",
+    name: "workstreams:skills",
+    run: ({ skills }) => skillsSection(skills),
+  });
 }
 
 /** Connects the domains (once per process; later calls wait for the first). */

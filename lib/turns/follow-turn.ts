@@ -4,7 +4,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
-import { turns } from "@/db/schema";
+import { isRunningSql, RUNNING_STATES_LIST, turns } from "@/db/schema";
 import {
   type Caller,
   callerOf,
@@ -21,7 +21,6 @@ import {
   WorkstreamSubscription,
 } from "@/lib/stream/follow";
 import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
-import { isRunningSql, RUNNING_STATES_LIST } from "./turn-state";
 
 async function runningTurnId(workstreamId: string): Promise<string | null> {
   const db = await getDb();

@@ -60,12 +60,6 @@ export const runRegistry = {
   all(): RegisteredRun[] {
     return [...runs.values()];
   },
-  /** Whether this process runs, or is about to run, a turn other than `turnId`. */
-  busyWithOthers(turnId: string): boolean {
-    for (const id of runs.keys()) if (id !== turnId) return true;
-    for (const id of reserved.keys()) if (id !== turnId) return true;
-    return false;
-  },
   /** How many runs this process executes now. */
   size(): number {
     return runs.size;

@@ -8,6 +8,7 @@ import { tool } from "ai";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { executePrepared, getDb } from "@/db/client";
+import { OPEN_STATES_LIST } from "@/db/schema";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { strictSchema } from "@/lib/models/strict-schema";
@@ -15,7 +16,6 @@ import { toStorableText } from "@/lib/text/storable";
 import { publishWorkstreamChange } from "@/lib/workstreams/live";
 import type { SummaryRow } from "@/lib/workstreams/summary";
 import { countTokens } from "./messages";
-import { OPEN_STATES_LIST } from "./turn-state";
 
 export const SEND_MESSAGE_MAX_CHARS = 4_000;
 

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import type { ResolvedAgent } from "@/lib/agents/resolve-agent";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
+import type { HistoryMessage, KeptContext } from "@/lib/context/window";
 import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import { strictSchema } from "@/lib/models/strict-schema";
@@ -19,11 +20,10 @@ import { renderWorkstreamState } from "@/lib/state/render";
 import { applyStateDelta } from "@/lib/state/store";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import type { StageScope } from "./bus";
-import type { HistoryMessage, KeptContext } from "./context-window";
 import type { HookContext } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
+import { gateTools } from "./stages/tool-call";
 import { refuseForbidden, toolApprovalFor } from "./tool-authority";
-import { gateTools } from "./tool-gate";
 
 export const CONSULT_TOOL = "consult_specialist";
 

@@ -14,8 +14,8 @@ import {
   type ToolPolicy,
 } from "@/lib/agents/authority";
 import { activeGrants, recordDecision } from "@/lib/approvals/store";
+import type { KeptContext } from "@/lib/context/window";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
-import type { KeptContext } from "./context-window";
 import type { HookContext } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
 
