@@ -19,10 +19,10 @@ export async function claimWorkstream(
   { workstreamId, runId, turnId }: { workstreamId: string; runId: string; turnId: string },
 ): Promise<boolean> {
   // Spelled out with an alias: "id" inside the subquery must mean the running turn's.
-  const free = sql`${workstreams.activeRunId} is null or not exists (
+  const free = sql`(${workstreams.activeRunId} is null or not exists (
     select 1 from "turns" as running
     where running."server_run_id" = "workstreams"."active_run_id"
-      and running."state" in (${RUNNING_STATES_LIST}) and running."id" <> ${turnId})`;
+      and running."state" in (${RUNNING_STATES_LIST}) and running."id" <> ${turnId}))`;
   const claimed = await tx
     .update(workstreams)
     .set({ activeRunId: runId })
