@@ -1,5 +1,5 @@
-// Workstreams and their messages. Written only by lib/workstreams (workstreams rows), lib/turns
-// (messages, busy flags) and lib/compaction (the compaction flag, its lease and the compaction
+// Workstreams and their messages. Written only by lib/workstreams (workstreams rows and the busy
+// flag, lib/workstreams/busy.ts), lib/turns (messages) and lib/compaction (the compaction flag, its lease and the compaction
 // pointers), each in its own module.
 import { type SQL, sql } from "drizzle-orm";
 import {

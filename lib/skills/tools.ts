@@ -1,6 +1,6 @@
 // How a member's agents meet their skills: a `<skills>` instruction section naming the skills
-// they are offered (the member's own and the organization's, read by the turn's opening
-// statement) with when to use each, and the `use_skill` tool that returns a skill's steps. The
+// they are offered (the member's own and the organization's, read by COMPOSE_REQUEST) with
+// when to use each, and the `use_skill` tool that returns a skill's steps. The
 // section lists names only, so it stays small; it is cut to its own token budget, whole skills at
 // a time, before the extra sections' budget is applied. A member without skills is offered
 // neither. The section and the leaving out of use_skill are hooks the composition root

@@ -2,6 +2,8 @@
 // commits them in one multi-row insert per tick (the first event of a turn at once, the rest
 // within flushIntervalMs), then fans them out: nothing is sent before it is committed. A batch
 // the database refuses is retried turn by turn, so one turn's bad event never fails another's.
+// A turn's opening and its close write their events inside their own transaction instead
+// (`writeTurnEvents`).
 import "server-only";
 import { and, asc, eq, gt, type SQL, sql } from "drizzle-orm";
 import { type Db, executePrepared, getDatabase, getDb, type Tx, transaction } from "@/db/client";
@@ -76,7 +78,7 @@ class EventWriter {
   }
 
   /**
-   * Hands over `turnId`'s events that no flush has taken yet, for the turn's closing statement to
+   * Hands over `turnId`'s events that no flush has taken yet, for the turn's closing transaction to
    * write. Waits for a flush in flight first: its events have lower offsets and must be committed
    * before the turn's terminal event is.
    */
@@ -219,7 +221,7 @@ export class TurnLog {
   }
 
   private activation: string | undefined;
-  /** The model of an activation no flush carried: the closing statement makes the turn active. */
+  /** The model of an activation no flush carried: the closing transaction makes the turn active. */
   activatesOnClose: string | undefined;
 
   /** The turn is active from the statement that writes its next event: no write of its own. */
@@ -243,7 +245,7 @@ export class TurnLog {
   }
 
   /**
-   * The events the turn's closing statement writes: whatever the writer still holds for this
+   * The events the turn's closing transaction writes: whatever the writer still holds for this
    * turn, then the chunks `closing` gives once it is known whether the log refused any. When the log refused some of this turn's events, those were never
    * written and its later ones were dropped, so the closing events go at the log's end instead.
    */
