@@ -208,15 +208,9 @@ export const config = {
     tokenizerMargin: 0.1,
     /**
      * The most messages one turn reads back, newest first, before the budget trims them: a bound
-     * on the opening statement's work for a workstream that has not been compacted yet.
+     * on the history read's work for a workstream that has not been compacted yet.
      */
     maxHistoryMessages: 1_000,
-    /**
-     * Tokens of history a server process keeps between a workstream's turns, over all
-     * workstreams, least recently used first out (WORKSTREAMS_HISTORY_CACHE_TOKENS; 0: none):
-     * each turn then reads only the messages added since (lib/turns/history-cache.ts).
-     */
-    historyCacheTokens: intFromEnv("WORKSTREAMS_HISTORY_CACHE_TOKENS", 1_000_000),
     /** Token budget of each section; history gets what is left of the window. */
     budgets: {
       topMemories: 1_000,

@@ -11,18 +11,18 @@ import { setConsultationHost } from "@/lib/agents/consultation-host";
 import { declareSpecialistTool } from "@/lib/agents/specialists";
 import { scopedToolsFor } from "@/lib/agents/tools";
 import { setTurnContinuation } from "@/lib/approvals/continuation";
+import { memberSection } from "@/lib/context/build";
 import { startFileLifecycle } from "@/lib/files/lifecycle";
 import { registerFileTools } from "@/lib/files/read-tool";
 import { wakeJobsSoon } from "@/lib/jobs/port";
 import { processSingleton } from "@/lib/kernel/singleton";
 import { registerMemoryTools } from "@/lib/memory/tools";
-import { registerSkillTool, skillsSectionHook, skillsToolHook } from "@/lib/skills/tools";
+import { registerSkillTool, skillsSection, toolsForOfferedSkills } from "@/lib/skills/tools";
 import { renderWorkstreamState } from "@/lib/state/render";
 import { applyStateDelta } from "@/lib/state/store";
 import { registerStateTools } from "@/lib/state/tools";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { type BusEvent, bus } from "@/lib/turns/bus";
-import { memberSection } from "@/lib/turns/context";
 import { registerHook } from "@/lib/turns/hooks";
 import { runRegistry } from "@/lib/turns/run-registry";
 import { approvalContinuation } from "@/lib/turns/take-back";
@@ -119,11 +119,23 @@ export function wireTurnTools(): void {
   declareSpecialistTool();
   registerScopedToolsHook();
   registerMemberSection();
-  // After the scoped tools (it takes use_skill away from a member without skills) and the member
-  // section (the extra sections' budget keeps the earlier ones first).
+  registerSkills();
+}
+
+function registerSkills(): void {
   registerSkillTool();
-  registerHook(skillsToolHook);
-  registerHook(skillsSectionHook);
+  // Registered after the scoped tools, which add use_skill.
+  registerHook({
+    kind: "resolveAgent",
+    name: "workstreams:skills-tool",
+    run: ({ turn, resolved }) => toolsForOfferedSkills(resolved, turn.offeredSkills),
+  });
+  // After the member section: the extra sections' budget keeps the earlier ones first.
+  registerHook({
+    kind: "buildExtraInstructionSections",
+    name: "workstreams:skills",
+    run: ({ skills }) => skillsSection(skills),
+  });
 }
 
 /** Connects the domains (once per process; later calls wait for the first). */

@@ -1,7 +1,7 @@
-// Workstreams and their messages. Written only by lib/workstreams (workstreams rows, and the
-// message send_message relays from another workstream), lib/turns (messages, busy flags) and
-// lib/compaction (the compaction flag, its lease and the compaction pointers), each in its own
-// module.
+// Workstreams and their messages. Written only by lib/workstreams (workstreams rows, the busy
+// flag in lib/workstreams/busy.ts, and the message send_message relays from another workstream),
+// lib/turns (messages) and lib/compaction (the compaction flag, its lease and the compaction
+// pointers), each in its own module.
 import { type SQL, sql } from "drizzle-orm";
 import {
   type AnyPgColumn,

@@ -3,10 +3,10 @@
 // The engine and the state build on lib/agents, so they are handed in here by the composition
 // root (root/wiring.ts) rather than imported.
 import type { Tool, ToolApprovalStatus } from "ai";
+import type { KeptContext } from "@/lib/context/window";
 import type { renderWorkstreamState } from "@/lib/state/render";
 import type { applyStateDelta } from "@/lib/state/store";
 import type { StageScope } from "@/lib/turns/bus";
-import type { KeptContext } from "@/lib/turns/context-window";
 import type { HookContext } from "@/lib/turns/hooks";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 

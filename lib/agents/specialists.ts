@@ -10,13 +10,13 @@
 import { isStepCount, type ModelMessage, type Tool, tool, type UIMessageChunk } from "ai";
 import { z } from "zod";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
+import type { HistoryMessage, KeptContext } from "@/lib/context/window";
 import { streamModelText } from "@/lib/models/calls";
 import { costUsd } from "@/lib/models/pricing";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
 import { textOf } from "@/lib/text/message-text";
 import type { StageScope } from "@/lib/turns/bus";
-import type { HistoryMessage, KeptContext } from "@/lib/turns/context-window";
 import type { HookContext } from "@/lib/turns/hooks";
 import type { WorkstreamMessage } from "@/lib/turns/messages";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";

@@ -45,7 +45,7 @@ export const IDLE_TURN: TurnView = {
   warnings: [],
 };
 
-// The server's sets (lib/turns/turn-state.ts) come with drizzle's SQL helpers, which have no place
+// The server's sets (db/schema/turns.ts) come with drizzle's SQL helpers, which have no place
 // in the browser bundle; these mirror them for the view's states.
 /** A turn some process works on now. */
 export const RUNNING_STATES: ReadonlySet<TurnState> = new Set(["pending", "active"]);

@@ -6,10 +6,10 @@
 // here when anything else happened, or by the reaper if this process dies.
 import "server-only";
 import { config } from "@/lib/config";
+import { compactionSummaryMessage } from "@/lib/context/build";
+import { budgetTokens, windowOf } from "@/lib/context/window";
 import { errorClass } from "@/lib/kernel/error-class";
 import { publishContextChange } from "@/lib/state/publish";
-import { compactionSummaryMessage } from "@/lib/turns/context";
-import { budgetTokens, windowOf } from "@/lib/turns/context-window";
 import { notifyWorkstreamChanged } from "@/lib/workstreams/live";
 import {
   type Candidate,

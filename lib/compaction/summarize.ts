@@ -7,6 +7,7 @@ import { Output } from "ai";
 import { countTokens } from "gpt-tokenizer";
 import { z } from "zod";
 import { config } from "@/lib/config";
+import { windowOf } from "@/lib/context/window";
 import { generateModelText } from "@/lib/models/calls";
 import { resolveModel } from "@/lib/models/registry";
 import { TRANSCRIPT_LABELS } from "@/lib/models/short-text";
@@ -17,7 +18,6 @@ import {
   type WorkstreamStateDelta,
 } from "@/lib/state/schema";
 import { toStorableText } from "@/lib/text/storable";
-import { windowOf } from "@/lib/turns/context-window";
 import type { RangeMessage } from "./store";
 
 /** The compaction prompt's lines besides the conversation's own. */

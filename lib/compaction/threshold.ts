@@ -1,34 +1,14 @@
-// When a workstream compacts and what: counted with the builder's own measure (stored token
-// counts plus margin and per-message overhead, lib/turns/context-window.ts) against the window of
-// the model the last turn used. Pure, so the turn's end can decide it without a statement and the
-// job can decide it again from the rows.
+// What a workstream compacts: counted with the builder's own measure (stored token counts plus
+// margin and per-message overhead, lib/context/window.ts) against the window of the model the
+// last turn used. Whether it is due is the context window's (`compactionDue`), so the turn's end
+// decides it without a statement and the job decides it again from the rows.
 import { config } from "@/lib/config";
-import { messageBudgetTokens } from "@/lib/turns/context-window";
+import { messageBudgetTokens } from "@/lib/context/window";
+
+export { compactionDue, historyBudget } from "@/lib/context/window";
 
 /** A message of the uncompacted history: its role and stored token count. */
 export type HistoryEntry = { id: string; role: string; tokens: number };
-
-/** The history's size as the context builder counts it. */
-export function historyBudget(entries: Pick<HistoryEntry, "tokens">[]): number {
-  return entries.reduce((sum, entry) => sum + messageBudgetTokens(entry.tokens), 0);
-}
-
-/**
- * Whether the uncompacted history has passed the threshold share of the window. `leftOut`
- * counts messages the turn's opening read did not even load (they did not fit the largest
- * window), which means it has.
- */
-export function compactionDue({
-  historyTokens,
-  leftOut = 0,
-  window,
-}: {
-  historyTokens: number;
-  leftOut?: number;
-  window: number;
-}): boolean {
-  return leftOut > 0 || historyTokens > window * config.compaction.threshold;
-}
 
 /**
  * How many of the oldest messages to compact: all but the newest whole turns that fit the keep

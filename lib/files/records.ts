@@ -1,7 +1,7 @@
 // The `files` table's writes and reads: a new upload within the organization's quota, the files
 // a message names, the sweep of uploads never attached. Only lib/files writes this table.
 import "server-only";
-import { and, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { getDb, type Tx, transaction } from "@/db/client";
 import { files } from "@/db/schema";
 import { config } from "@/lib/config";
@@ -106,23 +106,29 @@ export type AttachedFile = Pick<
   "id" | "name" | "mediaType" | "size" | "pages" | "storageKey"
 >;
 
-/** How many of a workstream's files the turn's opening statement reads with the history. */
-const OPENING_FILES_LIMIT = 200;
+/** How many of a workstream's files a turn reads with its history. */
+const TURN_FILES_LIMIT = 200;
 
 /**
- * The workstream's files a turn may find in its history, read by the turn's opening statement
- * (no statement of their own): the newest attached files, and the new message's (attached only
- * once the message is kept). A file the history names beyond these is read when the turn
- * resolves its attachments.
+ * The workstream's files a turn may find in its history, newest first: the attached ones. A file
+ * the history names beyond these (the new message's, which the send route marks attached once
+ * the turn is open) is read when the turn resolves its attachments.
  */
-export function openingFilesSql(workstreamId: SQL, newFileIds: string[]): SQL {
-  return sql`(select coalesce(json_agg(json_build_object('id', f."id", 'name', f."name",
-      'mediaType', f."media_type", 'size', f."size", 'pages', f."pages",
-      'storageKey', f."storage_key")), '[]'::json) from (
-    select * from "files" f
-    where f."workstream_id" = ${workstreamId} and (f."attached_at" is not null
-      or f."id" in (select jsonb_array_elements_text(${JSON.stringify(newFileIds)}::jsonb)))
-    order by f."created_at" desc limit ${OPENING_FILES_LIMIT}) f)`;
+export async function turnFiles(workstreamId: string): Promise<AttachedFile[]> {
+  const db = await getDb();
+  return db
+    .select({
+      id: files.id,
+      name: files.name,
+      mediaType: files.mediaType,
+      size: files.size,
+      pages: files.pages,
+      storageKey: files.storageKey,
+    })
+    .from(files)
+    .where(and(eq(files.workstreamId, workstreamId), isNotNull(files.attachedAt)))
+    .orderBy(desc(files.createdAt))
+    .limit(TURN_FILES_LIMIT);
 }
 
 /** Marks the files a sent message carries as attached (the sweep leaves them alone from then). */

@@ -52,7 +52,7 @@ export async function resolveAttachments({
   workstreamId: string;
   messages: ReadonlyArray<{ parts: ReadonlyArray<{ type: string; url?: string }> }>;
   modelId: string;
-  /** The workstream's files read already (with the turn's history): no statement for them. */
+  /** The workstream's files the turn read already: no statement for them. */
   known?: readonly AttachedFile[];
 }): Promise<TurnAttachments> {
   const ids = [...new Set(messages.flatMap((message) => fileIdsOf(message.parts)))];

@@ -7,9 +7,9 @@
 // the process) because the embedded database's clock counts whole milliseconds, and two notes
 // written in the same one must still keep the order they were written in.
 import "server-only";
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
-import { executePrepared, transaction } from "@/db/client";
+import { executePrepared, getDb, transaction } from "@/db/client";
 import { fromJson } from "@/db/json";
 import { memoryBlockEntries, workstreamStates, workstreams } from "@/db/schema";
 import { enqueueJobEvent, jobPending } from "@/lib/jobs/enqueue";
@@ -285,4 +285,30 @@ export async function foldOldestEntries(
   const fold = await readFoldInput(workstreamId);
   if (!fold) return false;
   return writeFold(fold, await summarize(fold));
+}
+
+/** The workstream's memory block as a turn's context shows it: its summary, then its notes. */
+export async function readMemoryBlock(
+  workstreamId: string,
+): Promise<{ summary: string | null; entries: MemoryBlockEntry[] }> {
+  const db = await getDb();
+  const [summary] = await db
+    .select({ text: workstreamStates.memorySummary })
+    .from(workstreamStates)
+    .where(eq(workstreamStates.workstreamId, workstreamId))
+    .limit(1);
+  const entries = await db
+    .select({
+      id: memoryBlockEntries.id,
+      role: memoryBlockEntries.role,
+      text: memoryBlockEntries.text,
+      createdAt: memoryBlockEntries.createdAt,
+    })
+    .from(memoryBlockEntries)
+    .where(eq(memoryBlockEntries.workstreamId, workstreamId))
+    .orderBy(asc(memoryBlockEntries.createdAt), asc(memoryBlockEntries.id));
+  return {
+    summary: summary?.text ?? null,
+    entries: entries.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })),
+  };
 }

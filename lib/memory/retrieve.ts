@@ -4,11 +4,11 @@
 // memories in everyone's. Full text (the memories' GIN index) always; with an embedding model,
 // the nearest vectors (HNSW, cosine) too, fused with full text by reciprocal rank fusion.
 //
-// The turn's opening statement reads the top memories and the full-text matches itself (the SQL
-// pieces below), so a turn without embeddings spends no statement on memory; with embeddings the
-// vector candidates are one more statement once the message is embedded. The word statistics
-// full text ranks by are the process's own copy: read on its first search, and again after the
-// memories were analyzed or vacuumed (one statement, then the full-text matches once more).
+// A turn asks for the top memories, whether any visible memory has a vector, and the knowledge
+// its message retrieves (full text, then the nearest vectors once the message is embedded), each
+// one query. The word statistics full text ranks by are the process's own copy: read on its
+// first search, and again after the memories were analyzed or vacuumed (one statement, then the
+// full-text matches once more).
 import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
@@ -21,11 +21,7 @@ import { wordsOf } from "./offline-embedding";
 export type RetrievedMemory = { id: string; text: string; importance: number };
 
 /** Whose turn it is: the member, the organization, and the agent (for agent-scoped memories). */
-export type MemoryReader = {
-  organizationId: string | SQL;
-  userId: string | SQL;
-  agentId: string | SQL;
-};
+export type MemoryReader = { organizationId: string; userId: string; agentId: string };
 
 function visibleTo({ organizationId, userId, agentId }: MemoryReader): SQL {
   return sql`m."organization_id" = ${organizationId} and (m."owner_id" is null
@@ -50,7 +46,7 @@ function memoryJson(rows: SQL, order: SQL): SQL {
 }
 
 /** The reader's memories of at least the top importance, most important first (a JSON array). */
-export function topMemoriesSql(reader: MemoryReader): SQL {
+function topMemoriesSql(reader: MemoryReader): SQL {
   return memoryJson(
     sql`select m."id", m."text", m."importance", m."updated_at" from "memories" m
       where ${visibleTo(reader)} and m."importance" >= ${config.memory.topImportance}
@@ -150,31 +146,26 @@ export async function wordStatistics(): Promise<WordStatistics> {
 }
 
 /**
- * Whether a statement that used `search` read the statistics at the version it found (the column
- * `wordStatisticsVersionSql` selects). When it did not, the held statistics are dropped and the
- * caller reads its full-text matches again, on fresh ones. An empty query matches nothing
- * whatever the statistics say.
+ * Whether a statement that used `search` read the statistics at the version it found (the
+ * statement selects `STATISTICS_VERSION` too). When it did not, the held statistics are dropped
+ * and the caller reads its full-text matches again, on fresh ones. An empty query matches
+ * nothing whatever the statistics say.
  */
-export function statisticsHeld(search: MemorySearch, found: string | null): boolean {
+function statisticsHeld(search: MemorySearch, found: string | null): boolean {
   const { statistics } = search;
   if (!statistics || (found ?? "") === statistics.version) return true;
   if (statisticsCache.current === statistics) statisticsCache.current = undefined;
   return false;
 }
 
-/** The statistics' version now, for a statement that uses held statistics to select too. */
-export function wordStatisticsVersionSql(): SQL {
-  return STATISTICS_VERSION;
-}
-
 /**
  * A message's full-text query (from fullTextQuery) and the statistics that tell its words apart
  * (none for an empty query: it has no words to tell apart).
  */
-export type MemorySearch = { query: string; statistics: WordStatistics | null };
+type MemorySearch = { query: string; statistics: WordStatistics | null };
 
 /** The full-text search for `text`, with the process's statistics (read if it has none). */
-export async function memorySearch(text: string): Promise<MemorySearch> {
+async function memorySearch(text: string): Promise<MemorySearch> {
   const query = fullTextQuery(text);
   return { query, statistics: query ? await wordStatistics() : null };
 }
@@ -214,7 +205,7 @@ function queryWordsSql({ query, statistics }: MemorySearch): SQL {
 }
 
 /** The reader's memories matching the search, best first (a JSON array). */
-export function fullTextMemoriesSql(reader: MemoryReader, search: MemorySearch): SQL {
+function fullTextMemoriesSql(reader: MemoryReader, search: MemorySearch): SQL {
   // The query is built once, before the scan: as a plain join, a plan that expects one memory
   // (a generic plan cannot know the organization) rebuilt it for every memory scanned, which
   // took 35 ms over 1,000 memories on PGlite.
@@ -231,9 +222,10 @@ export function fullTextMemoriesSql(reader: MemoryReader, search: MemorySearch):
 }
 
 /** Whether any memory the reader sees has a vector: without one, a vector search finds nothing. */
-export function anyVectorsSql(reader: MemoryReader): SQL {
-  return sql`exists (select 1 from "memories" m
-    where ${visibleTo(reader)} and m."embedding" is not null)`;
+export async function anyMemoryVectors(reader: MemoryReader): Promise<boolean> {
+  const [row] = await executePrepared<{ found: boolean }>(sql`select exists (
+    select 1 from "memories" m where ${visibleTo(reader)} and m."embedding" is not null) as "found"`);
+  return Boolean(row?.found);
 }
 
 type JsonListRow = { memories: RetrievedMemory[] | string | null };
@@ -245,11 +237,7 @@ function parseList(value: RetrievedMemory[] | string | null | undefined): Retrie
 }
 
 /** The pre-seeded memories of a member's turn with `agentId`: no query, most important first. */
-export async function getTopMemories(reader: {
-  organizationId: string;
-  userId: string;
-  agentId: string;
-}): Promise<RetrievedMemory[]> {
+export async function getTopMemories(reader: MemoryReader): Promise<RetrievedMemory[]> {
   const [row] = await executePrepared<JsonListRow>(
     sql`select ${topMemoriesSql(reader)} as "memories"`,
   );
@@ -264,7 +252,7 @@ async function fullTextCandidates(reader: MemoryReader, text: string): Promise<R
     if (!search.query) return [];
     const [row] = await executePrepared<JsonListRow & { version: string | null }>(
       sql`select ${fullTextMemoriesSql(reader, search)} as "memories",
-        ${wordStatisticsVersionSql()} as "version"`,
+        ${STATISTICS_VERSION} as "version"`,
     );
     if (statisticsHeld(search, row?.version ?? null) || attempt > 0) {
       return parseList(row?.memories);
@@ -324,8 +312,8 @@ export type Retrieval = {
 
 /**
  * The reader's memories for `text`, best first: full text, fused with the nearest vectors when
- * an embedding model is configured. `fullText` is the full-text list when the caller already has
- * it (the turn's opening statement read it). A failing vector side leaves the full-text ranking
+ * an embedding model is configured. `fullText` is the full-text list when the caller has it
+ * already. A failing vector side leaves the full-text ranking
  * and says why in `failure`; the caller decides what a failure means.
  */
 export async function retrieveMemories({

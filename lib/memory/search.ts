@@ -5,10 +5,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
+import { OPEN_STATES_LIST } from "@/db/schema";
 import { messageSearchVector } from "@/db/schema/workstreams";
 import { AppError } from "@/lib/kernel/errors";
 import { toStorableText } from "@/lib/text/storable";
-import { OPEN_STATES_LIST } from "@/lib/turns/turn-state";
 import type { MemoryOwner } from "./block";
 
 export const SEARCH_LIMIT_DEFAULT = 5;

@@ -6,12 +6,7 @@ import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { ReasoningProfile } from "@/lib/config";
 import { loadModelConfig } from "./model-config";
 import { createOfflineModel, documentedRequests, OFFLINE_TRIGGERS } from "./offline-model";
-import {
-  type Attempt,
-  createResilientModel,
-  type Pacing,
-  type ResilienceOptions,
-} from "./resilient-model";
+import { type Attempt, createResilientModel, type ResilienceOptions } from "./resilient-model";
 
 export type ResolvedModel = {
   model: LanguageModelV4;
@@ -19,8 +14,6 @@ export type ResolvedModel = {
   provider: string;
   /** The model ids that served each attempt, in order (filled as the turn runs). */
   attempts: Attempt[];
-  /** Where the turn may hold the rest of the answer back (resilient-model.ts). */
-  pacing: Pacing;
 };
 
 const PROFILE_ENV = {
@@ -80,9 +73,7 @@ export async function resolveModel(
     if (settings.OPENAI_FALLBACK_MODEL) fallback = make(settings.OPENAI_FALLBACK_MODEL);
   }
   const attempts: Attempt[] = [];
-  const pacing: Pacing = {};
   const model = createResilientModel({
-    pacing,
     primary,
     fallback,
     attemptsPerModel: settings.MODEL_ATTEMPTS,
@@ -95,5 +86,5 @@ export async function resolveModel(
       onAttempt?.(attempt);
     },
   });
-  return { model, modelId: primary.modelId, provider, attempts, pacing };
+  return { model, modelId: primary.modelId, provider, attempts };
 }

@@ -40,23 +40,7 @@ export type ResilienceOptions = {
   /** A model call is about to be made (each retry and the fallback are calls of their own). */
   onAttemptStart?: (attempt: { modelId: string; attempt: number }) => void;
   onAttempt?: (attempt: Attempt) => void;
-  pacing?: Pacing;
 };
-
-/**
- * Lets the caller hold the rest of an answer back once its first text has been handed on: a
- * stream that has passed on text waits for `afterFirstText` (if set) before reading further, once
- * per model. The turn sets it so that the first text's commit is not queued behind the work of
- * streaming the rest of the answer through the SDK.
- */
-export type Pacing = { afterFirstText?: Promise<unknown> };
-
-/**
- * The longest the rest of an answer is held. On an idle server the first text's commit takes a
- * millisecond or two; when it takes longer the server is busy with other turns, and holding on
- * would only push this answer's rest into a later write of the log (a longer gap at the client).
- */
-const MAX_HOLD_MS = 10;
 
 const CONTENT = new Set([
   "text-delta",
@@ -170,9 +154,6 @@ async function streamOnce(
     ]);
     const reader = result.stream.getReader();
     const buffered: LanguageModelV4StreamPart[] = [];
-    let passedText = false;
-    const isText = (part: LanguageModelV4StreamPart) =>
-      part.type === "text-delta" && part.delta.length > 0;
     let finished = false;
     for (;;) {
       const next = await Promise.race([reader.read(), timedOut]);
@@ -195,7 +176,6 @@ async function streamOnce(
     const stream = new ReadableStream<LanguageModelV4StreamPart>({
       start(controller) {
         for (const part of buffered) controller.enqueue(part);
-        passedText = buffered.some(isText);
         if (finished) {
           onEnd();
           controller.close();
@@ -203,11 +183,6 @@ async function streamOnce(
       },
       async pull(controller) {
         try {
-          const hold = passedText ? options.pacing?.afterFirstText : undefined;
-          if (hold && options.pacing) {
-            options.pacing.afterFirstText = undefined;
-            await holdAtMost(hold, MAX_HOLD_MS);
-          }
           const next = await Promise.race([reader.read(), timedOut]);
           if (next.done) {
             clearTimeout(timer);
@@ -216,7 +191,6 @@ async function streamOnce(
             return;
           }
           restartIdle();
-          if (isText(next.value)) passedText = true;
           controller.enqueue(next.value);
         } catch (error) {
           clearTimeout(timer);
@@ -236,17 +210,6 @@ async function streamOnce(
     clearTimeout(timer);
     throw error;
   }
-}
-
-async function holdAtMost(hold: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    hold.catch(() => undefined),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -6,7 +6,7 @@
 // acts for (a user id, or null for the organization's), so a route cannot reach a skill it
 // should not see.
 import "server-only";
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { executePrepared } from "@/db/client";
 import { fromJson } from "@/db/json";
 import { oneOwnedRow, ownedBy, type RowOwner } from "@/db/owned-rows";
@@ -217,16 +217,24 @@ export async function shareSkill({
 
 /**
  * The skills offered to a member's turn: their own and the organization's, most recently changed
- * first, as a JSON array of `{ name, whenToUse }` (read by the turn's opening statement).
+ * first (at most `config.skills.offeredLimit`, the member's own before the organization's).
  */
-export function offeredSkillsSql(reader: { organizationId: SQL | string; userId: SQL | string }) {
-  return sql`(select coalesce(json_agg(json_build_object('name', k."name",
-      'whenToUse', k."when_to_use") order by k."updated_at" desc), '[]'::json) from (
-    select s."name", s."when_to_use", s."updated_at" from "skills" s
-    where s."organization_id" = ${reader.organizationId}
-      and (s."owner_id" is null or s."owner_id" = ${reader.userId})
-    order by (s."owner_id" is null), s."updated_at" desc
-    limit ${config.skills.offeredLimit}) k)`;
+export async function offeredSkills({
+  organizationId,
+  userId,
+}: {
+  organizationId: string;
+  userId: string;
+}): Promise<OfferedSkill[]> {
+  const rows = await executePrepared<{ name: string; when_to_use: string }>(sql`
+    select k."name", k."when_to_use" from (
+      select s."name", s."when_to_use", s."updated_at" from "skills" s
+      where s."organization_id" = ${organizationId}
+        and (s."owner_id" is null or s."owner_id" = ${userId})
+      order by (s."owner_id" is null), s."updated_at" desc
+      limit ${config.skills.offeredLimit}) k
+    order by k."updated_at" desc`);
+  return rows.map((row) => ({ name: row.name, whenToUse: row.when_to_use }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
-import { budgetTokens } from "@/lib/turns/context-window";
+import { budgetTokens } from "@/lib/context/window";
 import { skillsSection } from "./tools";
 
 describe("skillsSection", () => {

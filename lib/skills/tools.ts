@@ -1,18 +1,18 @@
 // How a member's agents meet their skills: a `<skills>` instruction section naming the skills
-// they are offered (the member's own and the organization's, read by the turn's opening
-// statement) with when to use each, and the `use_skill` tool that returns a skill's steps. The
+// they are offered (the member's own and the organization's, read by COMPOSE_REQUEST) with
+// when to use each, and the `use_skill` tool that returns a skill's steps. The
 // section lists names only, so it stays small; it is cut to its own token budget, whole skills at
 // a time, before the extra sections' budget is applied. A member without skills is offered
-// neither.
+// neither. The section and the leaving out of use_skill are hooks the composition root
+// registers (root/wiring.ts).
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
 import { registerScopedTool } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
+import { budgetTokens } from "@/lib/context/window";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { escapeText } from "@/lib/state/render";
-import { budgetTokens } from "@/lib/turns/context-window";
-import type { InstructionSectionHook, ResolveAgentHook } from "@/lib/turns/hooks";
 import { findSkillByName, type OfferedSkill } from "./store";
 
 /** The section for the offered skills, within config.skills.sectionBudget; null without any. */
@@ -42,27 +42,18 @@ const useSkillInput = strictSchema(
 );
 
 /**
- * A member without skills is not offered use_skill, so their turns do not pay for its definition.
- * Registered after the hook that adds the scoped tools (root/wiring.ts).
+ * The agent's tools for a member offered `offeredSkills` skills: without any, use_skill is left
+ * out, so their turns do not pay for its definition.
  */
-export const skillsToolHook: ResolveAgentHook = {
-  kind: "resolveAgent",
-  name: "workstreams:skills-tool",
-  run: ({ turn, resolved }) => {
-    if (turn.offeredSkills > 0 || !("use_skill" in resolved.tools)) return resolved;
-    const { use_skill: _unused, ...tools } = resolved.tools;
-    return { ...resolved, tools };
-  },
-};
+export function toolsForOfferedSkills<T extends { tools: Record<string, unknown> }>(
+  resolved: T,
+  offeredSkills: number,
+): T {
+  if (offeredSkills > 0 || !("use_skill" in resolved.tools)) return resolved;
+  const { use_skill: _unused, ...tools } = resolved.tools;
+  return { ...resolved, tools };
+}
 
-/** The offered skills' section of the instructions. */
-export const skillsSectionHook: InstructionSectionHook = {
-  kind: "buildExtraInstructionSections",
-  name: "workstreams:skills",
-  run: ({ skills }) => skillsSection(skills),
-};
-
-/** The use_skill tool; its hooks are registered by the composition root. */
 export function registerSkillTool(): void {
   registerScopedTool("use_skill", ({ userId, organizationId }) =>
     tool({

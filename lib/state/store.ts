@@ -16,6 +16,7 @@ import { publishContextChange } from "./publish";
 import {
   type Eviction,
   type ExecutionPlan,
+  emptyState,
   executionPlanSchema,
   type PlanUpdate,
   STATE_LISTS,
@@ -271,4 +272,25 @@ export async function writePlan({
     }
     if (attempt >= MAX_ATTEMPTS) throw new AppError("conflict:state_version");
   }
+}
+
+/**
+ * The workstream's state and active plan as a turn's context shows them: an empty state when it
+ * has none yet (or its stored lists no longer parse), no plan when there is none.
+ */
+export async function readStateAndPlan(
+  workstreamId: string,
+): Promise<{ state: WorkstreamState; plan: ExecutionPlan | null }> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ state: workstreamStates.state, plan: workstreamStates.plan })
+    .from(workstreamStates)
+    .where(eq(workstreamStates.workstreamId, workstreamId))
+    .limit(1);
+  const state = workstreamStateSchema.safeParse(row?.state ?? {});
+  const plan = row?.plan ? executionPlanSchema.safeParse(row.plan) : null;
+  return {
+    state: state.success ? state.data : emptyState(),
+    plan: plan?.success ? plan.data : null,
+  };
 }

@@ -2,9 +2,11 @@
 // commits them in one multi-row insert per tick (the first event of a turn at once, the rest
 // within flushIntervalMs), then fans them out: nothing is sent before it is committed. A batch
 // the database refuses is retried turn by turn, so one turn's bad event never fails another's.
+// A turn's opening and its close write their events inside their own transaction instead
+// (`writeTurnEvents`).
 import "server-only";
 import { and, asc, eq, gt, type SQL, sql } from "drizzle-orm";
-import { type Db, executePrepared, getDatabase, getDb, transaction } from "@/db/client";
+import { type Db, executePrepared, getDatabase, getDb, type Tx, transaction } from "@/db/client";
 import { turnEvents } from "@/db/schema";
 import { config } from "@/lib/config";
 import { errorClass } from "@/lib/kernel/error-class";
@@ -76,7 +78,7 @@ class EventWriter {
   }
 
   /**
-   * Hands over `turnId`'s events that no flush has taken yet, for the turn's closing statement to
+   * Hands over `turnId`'s events that no flush has taken yet, for the turn's closing transaction to
    * write. Waits for a flush in flight first: its events have lower offsets and must be committed
    * before the turn's terminal event is.
    */
@@ -181,9 +183,9 @@ async function insertEvents(items: Pending[]): Promise<boolean> {
 
 /**
  * `pg_notify(channel, message)` when `announcement` is given and `condition` holds; a constant
- * text either way, for statements that announce what they commit.
+ * text either way, for the batch statement that announces what it commits.
  */
-export function announceSql(announcement: Announcement | null, condition: SQL): SQL {
+function announceSql(announcement: Announcement | null, condition: SQL): SQL {
   return sql`case when ${announcement?.channel ?? null}::text is not null and ${condition}
     then pg_notify(${announcement?.channel ?? null}, ${announcement?.message ?? null}) end`;
 }
@@ -219,7 +221,7 @@ export class TurnLog {
   }
 
   private activation: string | undefined;
-  /** The model of an activation no flush carried: the closing statement makes the turn active. */
+  /** The model of an activation no flush carried: the closing transaction makes the turn active. */
   activatesOnClose: string | undefined;
 
   /** The turn is active from the statement that writes its next event: no write of its own. */
@@ -243,7 +245,7 @@ export class TurnLog {
   }
 
   /**
-   * The events the turn's closing statement writes: whatever the writer still holds for this
+   * The events the turn's closing transaction writes: whatever the writer still holds for this
    * turn, then the chunks `closing` gives once it is known whether the log refused any. When the log refused some of this turn's events, those were never
    * written and its later ones were dropped, so the closing events go at the log's end instead.
    */
@@ -277,20 +279,51 @@ export class TurnLog {
 }
 
 /**
- * `insert into turn_events … where <condition>`, for a statement that writes a turn's events
- * together with the rows they belong to (opening and closing a turn). This module stays the only
- * writer of the log: the callers embed the statement it builds. The events travel as four
- * arrays, so the statement's text is the same for any number of them. With `base`, their
- * offsets count on from it (the opening statement alone knows the log's last offset).
+ * `insert into turn_events … where <condition>` for the batch statement. The events travel as
+ * four arrays, so the statement's text is the same for any number of them.
  */
-export function insertEventsSql(events: LoggedEvent[], condition: SQL, base?: SQL): SQL {
+function insertEventsSql(events: LoggedEvent[], condition: SQL): SQL {
   return sql`insert into "turn_events" ("workstream_id", "offset", "turn_id", "chunk")
-    select v.w, ${base ?? sql`0`} + v.o, v.t, v.c::jsonb
+    select v.w, v.o, v.t, v.c::jsonb
     from unnest(${sql.param(events.map((event) => event.workstreamId))}::text[],
       ${sql.param(events.map((event) => event.offset))}::bigint[],
       ${sql.param(events.map((event) => event.turnId))}::text[],
       ${sql.param(events.map((event) => JSON.stringify(event.chunk)))}::text[]) as v(w, o, t, c)
     where ${condition}`;
+}
+
+/**
+ * Writes a turn's events inside the caller's transaction (the turn's opening and its close),
+ * with the hint to other servers, which Postgres delivers on commit. The caller fans them out
+ * once committed (`publish(events, { announced })`); this module stays the log's only writer.
+ */
+export async function writeTurnEvents(
+  tx: Tx,
+  events: LoggedEvent[],
+): Promise<{ announced: boolean }> {
+  if (events.length === 0) return { announced: false };
+  await tx.insert(turnEvents).values(
+    events.map((event) => ({
+      workstreamId: event.workstreamId,
+      offset: event.offset,
+      turnId: event.turnId,
+      chunk: event.chunk,
+    })),
+  );
+  const announcement = (await getFanout()).announcement(events);
+  if (announcement) {
+    await tx.execute(sql`select pg_notify(${announcement.channel}, ${announcement.message})`);
+  }
+  return { announced: announcement !== null };
+}
+
+/** The workstream's last offset, read inside the caller's transaction. */
+export async function lastOffsetIn(tx: Tx, workstreamId: string): Promise<number> {
+  const [row] = await tx
+    .select({ offset: sql<string | number | null>`max(${turnEvents.offset})` })
+    .from(turnEvents)
+    .where(eq(turnEvents.workstreamId, workstreamId));
+  return Number(row?.offset ?? 0);
 }
 
 export async function latestOffset({ workstreamId }: { workstreamId: string }): Promise<number> {

@@ -35,9 +35,9 @@ export type BusEvent =
       turnId: string;
       workstreamId: string;
       state: string;
-      /** The workstream as the turn's closing statement left it. */
+      /** The workstream as the turn's closing transaction left it. */
       workstream?: SummaryRow;
-      /** The post-turn event the closing statement wrote for the job engine, if it wrote one. */
+      /** The post-turn event the closing transaction wrote for the job engine, if it wrote one. */
       queuedEvent?: JobEvent;
     }
   | { type: "StagePreFired"; turnId: string; stage: Stage }
@@ -74,7 +74,7 @@ export type BusEvent =
       turnId: string;
       workstreamId: string;
       organizationId: string;
-      /** The workstream as the turn's closing statement left it. */
+      /** The workstream as the turn's closing transaction left it. */
       workstream?: SummaryRow;
     };
 
@@ -112,7 +112,7 @@ export async function stage<T>(
   { toolName, toolCallId }: { toolName?: string; toolCallId?: string } = {},
 ): Promise<T> {
   bus.emit({ type: "StagePreFired", turnId: scope.turnId, stage: name });
-  // RENDER ends with the closing statement that writes the record, so that statement times it.
+  // RENDER ends with the closing transaction that writes the record, so that statement times it.
   const timed = name === "RENDER" ? undefined : scope.trace?.begin(name, { toolName, toolCallId });
   if (name === "TOOL_CALL" && toolName) scope.status?.({ state: "tool", toolName });
   else if (name !== "RENDER" && name !== "RECEIVE_INPUT") {

@@ -1,66 +1,34 @@
 // The same turn, going on after its approvals were answered: it is read back from the database
-// (the workstream, its history with the kept answer last, its state, plan and memory block, and
-// the owner as the context shows them) and run again here, continuing the kept answer. The
+// (the workstream, the kept answer, and the owner as the context shows them) and run again here,
+// continuing the kept answer; COMPOSE_REQUEST reads the rest (the history, with the kept answer
+// last) as for any turn. The
 // approved tools run once, in the AI SDK's continuation step; denied ones reach the model as
 // denials. Whatever fails before the run starts ends the turn failed, never leaves it taken.
 import "server-only";
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
-import { executePrepared, getDb } from "@/db/client";
-import { fromJson } from "@/db/json";
-import {
-  member,
-  memoryBlockEntries,
-  messages,
-  organization,
-  turns,
-  user,
-  workstreamStates,
-  workstreams,
-} from "@/db/schema";
-import { readToolPolicy } from "@/lib/approvals/store";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { member, messages, organization, turns, user, workstreams } from "@/db/schema";
 import { toRole } from "@/lib/auth/organizations";
 import type { Viewer } from "@/lib/auth/viewer";
-import { config } from "@/lib/config";
 import { ERROR_SENTENCES } from "@/lib/kernel/errors";
-import {
-  anyVectorsSql,
-  fullTextMemoriesSql,
-  memorySearch,
-  type RetrievedMemory,
-  statisticsHeld,
-  topMemoriesSql,
-  wordStatisticsVersionSql,
-} from "@/lib/memory/retrieve";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
-import { type OfferedSkill, offeredSkillsSql } from "@/lib/skills/store";
-import type { MemoryBlockEntry } from "@/lib/state/schema";
 import { TurnLog } from "@/lib/stream/event-log";
 import { statusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { bus } from "./bus";
-import {
-  type HistoryMessage,
-  historyReadCap,
-  type KeptContext,
-  newestWithin,
-} from "./context-window";
+import { closeTurn } from "./close-turn";
 import type { MessageMetadata, WorkstreamMessage } from "./messages";
 import { logTurnError } from "./outcome";
 import { runRegistry } from "./run-registry";
-import { type RunInput, runTurn } from "./run-turn";
+import { runTurn } from "./run-turn";
 import type { ResumedTurn } from "./suspend";
-import { closeTurn, keptContext, type TurnRow } from "./turn-store";
+import type { TurnRow } from "./turn-records";
 
 type Continuation = {
   turn: TurnRow;
   workstream: WorkstreamRow;
   viewer: Viewer;
-  history: HistoryMessage[];
-  historyLeftOut: number;
-  kept: KeptContext;
-  memories: RunInput["memories"];
-  skills: RunInput["skills"];
   resumed: ResumedTurn;
 };
 
@@ -109,11 +77,6 @@ export function continueTurn({
     await runTurn({
       turn,
       workstream,
-      history: read.history,
-      historyLeftOut: read.historyLeftOut,
-      kept: read.kept,
-      memories: read.memories,
-      skills: read.skills,
       viewer: read.viewer,
       controller,
       log: TurnLog.after(turn, lastOffset),
@@ -185,21 +148,11 @@ async function readContinuation(turnId: string): Promise<Continuation | null> {
     .where(and(eq(messages.workstreamId, workstream.id), eq(messages.id, turn.assistantMessageId)))
     .limit(1);
   if (!answer) return null;
-  const [history, kept, viewer, toolPolicy] = await Promise.all([
-    readHistory(workstream),
-    readKept(workstream.id),
-    readOwner(workstream),
-    readToolPolicy(workstream.organizationId),
-  ]);
-  const { memories, skills } = await readKnowledge(workstream, history.history);
+  const viewer = await readOwner(workstream);
   return {
     turn,
     workstream,
     viewer,
-    ...history,
-    kept: { ...kept, toolPolicy },
-    memories,
-    skills,
     resumed: {
       message: toMessage(answer),
       record: {
@@ -209,117 +162,6 @@ async function readContinuation(turnId: string): Promise<Continuation | null> {
       },
     },
   };
-}
-
-type KnowledgeRow = {
-  top: RetrievedMemory[] | string | null;
-  found: RetrievedMemory[] | string | null;
-  any_vectors: boolean | null;
-  skills: OfferedSkill[] | string | null;
-  word_statistics: string | null;
-};
-
-function jsonList<T>(value: T[] | string | null): T[] {
-  return (value && fromJson(value)) || [];
-}
-
-/**
- * What the opening statement read for the turn's memories and skills, read again for the same
- * member and the turn's own message (the newest user message of the history).
- */
-async function readKnowledge(
-  workstream: WorkstreamRow,
-  history: HistoryMessage[],
-): Promise<Pick<Continuation, "memories" | "skills">> {
-  if (!workstream.ownerId) {
-    return { memories: { top: [], fullText: [], anyVectors: false }, skills: [] };
-  }
-  const reader = {
-    organizationId: workstream.organizationId,
-    userId: workstream.ownerId,
-    agentId: workstream.agentId,
-  };
-  const asked = history.findLast((entry) => entry.message.role === "user")?.message;
-  const search = await memorySearch(
-    (asked?.parts ?? []).map((part) => (part.type === "text" ? part.text : "")).join("\n"),
-  );
-  const [row] = await executePrepared<KnowledgeRow>(sql`select ${topMemoriesSql(reader)} as "top",
-      ${fullTextMemoriesSql(reader, search)} as "found", ${anyVectorsSql(reader)} as "any_vectors",
-      ${offeredSkillsSql(reader)} as "skills", ${wordStatisticsVersionSql()} as "word_statistics"`);
-  const memory = (list: RetrievedMemory[]) =>
-    list.map((entry) => ({ ...entry, importance: Number(entry.importance) }));
-  return {
-    memories: {
-      top: memory(jsonList(row?.top ?? null)),
-      // Read with statistics that changed since: the retrieval reads them again.
-      fullText: statisticsHeld(search, row?.word_statistics ?? null)
-        ? memory(jsonList(row?.found ?? null))
-        : null,
-      anyVectors: Boolean(row?.any_vectors),
-    },
-    skills: jsonList(row?.skills ?? null),
-  };
-}
-
-/** The history since the last compaction, newest first up to what any window could take. */
-async function readHistory(
-  workstream: WorkstreamRow,
-): Promise<{ history: HistoryMessage[]; historyLeftOut: number }> {
-  const db = await getDb();
-  let afterSeq = 0;
-  if (workstream.lastCompactedMessageId) {
-    const [anchor] = await db
-      .select({ seq: messages.seq })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.workstreamId, workstream.id),
-          eq(messages.id, workstream.lastCompactedMessageId),
-        ),
-      )
-      .limit(1);
-    afterSeq = anchor ? Number(anchor.seq) : 0;
-  }
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.workstreamId, workstream.id), gt(messages.seq, afterSeq)))
-    .orderBy(desc(messages.seq))
-    .limit(config.context.maxHistoryMessages);
-  const oldestFirst = rows.reverse().map((row) => ({ row, tokens: row.tokenCount }));
-  const kept = newestWithin(oldestFirst, historyReadCap(), oldestFirst.length);
-  return {
-    history: kept.map(({ row, tokens }) => ({ message: toMessage(row), tokens })),
-    historyLeftOut: rows.length - kept.length,
-  };
-}
-
-async function readKept(workstreamId: string) {
-  const db = await getDb();
-  const [state] = await db
-    .select({
-      state: workstreamStates.state,
-      plan: workstreamStates.plan,
-      memorySummary: workstreamStates.memorySummary,
-    })
-    .from(workstreamStates)
-    .where(eq(workstreamStates.workstreamId, workstreamId))
-    .limit(1);
-  const entries = await db
-    .select({
-      id: memoryBlockEntries.id,
-      role: memoryBlockEntries.role,
-      text: memoryBlockEntries.text,
-      createdAt: memoryBlockEntries.createdAt,
-    })
-    .from(memoryBlockEntries)
-    .where(eq(memoryBlockEntries.workstreamId, workstreamId))
-    .orderBy(asc(memoryBlockEntries.createdAt), asc(memoryBlockEntries.id));
-  const blockEntries: MemoryBlockEntry[] = entries.map((entry) => ({
-    ...entry,
-    createdAt: entry.createdAt.toISOString(),
-  }));
-  return keptContext(state ?? null, blockEntries);
 }
 
 /** The workstream's owner as the context's member section shows them. */

@@ -4,14 +4,13 @@
 import "server-only";
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { turns } from "@/db/schema";
+import { isOpen, isRunning, turns } from "@/db/schema";
 import { ERROR_SENTENCES, type ErrorCode, errorSentence, isErrorCode } from "@/lib/kernel/errors";
 import { latestOffset } from "@/lib/stream/event-log";
 import type { StatusChunk } from "@/lib/stream/types";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { retryableAfter } from "./outcome";
-import { isOpen, isRunning } from "./turn-state";
-import type { TurnRow } from "./turn-store";
+import type { TurnRow } from "./turn-records";
 
 /** A turn's final status as its closing status event said it. */
 export type EndedTurnStatus = StatusChunk["data"];

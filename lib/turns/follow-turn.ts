@@ -4,7 +4,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { executePrepared, getDb } from "@/db/client";
-import { turns } from "@/db/schema";
+import { isRunningSql, RUNNING_STATES_LIST, turns } from "@/db/schema";
 import type { Viewer } from "@/lib/auth/viewer";
 import { AppError } from "@/lib/kernel/errors";
 import { getFanout } from "@/lib/stream/fanout-instance";
@@ -15,7 +15,6 @@ import {
   WorkstreamSubscription,
 } from "@/lib/stream/follow";
 import type { LoggedChunk, LoggedEvent } from "@/lib/stream/types";
-import { isRunningSql, RUNNING_STATES_LIST } from "./turn-state";
 
 async function runningTurnId(workstreamId: string): Promise<string | null> {
   const db = await getDb();

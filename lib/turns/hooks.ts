@@ -68,7 +68,7 @@ export type ResolveAgentHook = {
     workstream: WorkstreamRow;
     /**
      * The turn being resolved, the user message it answers, and how many skills its member's
-     * agents are offered (read by the opening statement).
+     * agents are offered (read by COMPOSE_REQUEST).
      */
     turn: { id: string; userMessageId: string; offeredSkills: number };
     resolved: ResolvedAgent;
@@ -83,7 +83,7 @@ export type InstructionSectionHook = {
     latestUserText: string;
     /** The member the turn is for, as their session names them. */
     member: { userName: string; role: string; organizationName: string };
-    /** The skills the member's agents are offered (read by the turn's opening statement). */
+    /** The skills the member's agents are offered (read by COMPOSE_REQUEST). */
     skills: OfferedSkill[];
   }) => string | null | Promise<string | null>;
 };

@@ -7,7 +7,7 @@ import { hostname } from "node:os";
 import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { and, eq, isNotNull, lt, or, sql } from "drizzle-orm";
 import { getDatabase, getDb } from "@/db/client";
-import { turns } from "@/db/schema";
+import { isRunningSql, turns } from "@/db/schema";
 import { config } from "@/lib/config";
 import { errorClass } from "@/lib/kernel/error-class";
 import { ERROR_SENTENCES } from "@/lib/kernel/errors";
@@ -17,10 +17,10 @@ import { latestOffset, readTurnEvents, TurnLog } from "@/lib/stream/event-log";
 import { getFanout } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
 import { bus } from "./bus";
+import { closeTurn } from "./close-turn";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
-import { isRunningSql } from "./turn-state";
-import { closeTurn, type TurnRow } from "./turn-store";
+import type { TurnRow } from "./turn-records";
 
 /** Renews this process's leases and picks up stop requests recorded by other processes. */
 export async function renewLeases(): Promise<void> {

@@ -10,7 +10,7 @@ import { type LoggedChunk, statusChunk } from "@/lib/stream/types";
 import { GuardRefusal } from "@/lib/turns/hooks";
 import type { MessageMetadata, WorkstreamMessage } from "./messages";
 import { StopRequested } from "./run-registry";
-import type { TurnEnd } from "./turn-store";
+import type { TurnEnd } from "./turn-records";
 
 export type Outcome = {
   end: TurnEnd;

@@ -5,8 +5,8 @@
 // extra model call and no statement (they ride in the log's batched inserts).
 import type { UIMessageChunk } from "ai";
 import type { AgentConfig } from "@/lib/config";
+import type { HistoryMessage } from "@/lib/context/window";
 import { type StatusChunk, statusChunk } from "@/lib/stream/types";
-import type { HistoryMessage } from "./context-window";
 
 /**
  * Whether this is the workstream's first turn: nothing was said before the new message and no

@@ -14,7 +14,7 @@ export type RegisteredRun = {
 const runs = processSingleton("runs", () => new Map<string, RegisteredRun>());
 /**
  * Turns this process is about to own: a commit makes it their owner before their run can be
- * registered (the opening statement, an approval taking a turn back), and the reaper must not
+ * registered (the opening transaction, an approval taking a turn back), and the reaper must not
  * take such a turn for one whose close failed.
  */
 const reserved = processSingleton("reserved-runs", () => new Map<string, number>());
@@ -59,12 +59,6 @@ export const runRegistry = {
   },
   all(): RegisteredRun[] {
     return [...runs.values()];
-  },
-  /** Whether this process runs, or is about to run, a turn other than `turnId`. */
-  busyWithOthers(turnId: string): boolean {
-    for (const id of runs.keys()) if (id !== turnId) return true;
-    for (const id of reserved.keys()) if (id !== turnId) return true;
-    return false;
   },
   /** How many runs this process executes now. */
   size(): number {

@@ -1,9 +1,10 @@
-// RECEIVE_INPUT: validate the message, then open the turn in one transaction (busy flag, turn
-// row, user message and first event, durable before any model call), register the run and let it
-// go on its own, not tied to the request. A workstream that is compacting is waited for, for a
-// while: then the turn goes ahead without the new summary.
+// RECEIVE_INPUT: the RECEIVE_INPUT hooks see the message, then the turn opens in one transaction
+// (./stages/receive-input.ts: busy flag, turn row, user message and first event, durable before
+// any model call); the run is registered and goes on its own, not tied to the request. A
+// workstream that is compacting is waited for, for a while: then the turn goes ahead without the
+// new summary.
 
-import { type Caller, resolveViewer, viewerOrRefusal } from "@/lib/auth/viewer";
+import type { Viewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { errorClass } from "@/lib/kernel/error-class";
 import { AppError } from "@/lib/kernel/errors";
@@ -11,12 +12,13 @@ import { getFanout } from "@/lib/stream/fanout-instance";
 import { WorkstreamSubscription } from "@/lib/stream/follow";
 import { type LoggedEvent, statusChunk } from "@/lib/stream/types";
 import { bus, stage } from "./bus";
-import { GuardRefusal, hasStageHooks, runStageHooks } from "./hooks";
+import { GuardRefusal, runStageHooks } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
 import { runRegistry } from "./run-registry";
 import { runTurn } from "./run-turn";
+import { openTurn, WorkstreamCompacting } from "./stages/receive-input";
 import { TurnTrace } from "./trace";
-import { openTurn, type TurnRow, WorkstreamCompacting } from "./turn-store";
+import type { TurnRow } from "./turn-records";
 
 /** How often a waiting message looks again whether the compaction is done. */
 const COMPACTION_POLL_MS = 200;
@@ -30,57 +32,38 @@ export type StartedTurn = {
   followAfter: number;
 };
 
-/**
- * Opens a turn for `caller`: a viewer checked before, or a session that the opening statement
- * checks (the caller is then refused by that statement's answer, before anything else).
- */
+/** Opens a turn for `viewer`, checked before (the route's `requireViewer`). */
 export async function startTurn({
-  caller: given,
+  viewer,
   workstreamId,
   message,
 }: {
-  caller: Caller;
+  viewer: Viewer;
   workstreamId: string;
   message: WorkstreamMessage;
 }): Promise<StartedTurn> {
-  // RECEIVE_INPUT's hooks are told who the turn is for before it opens: with any registered, the
-  // session is checked on its own first.
-  const caller: Caller =
-    "session" in given && hasStageHooks("RECEIVE_INPUT")
-      ? { viewer: viewerOrRefusal(await resolveViewer(given.session.headers)) }
-      : given;
-  const known = "viewer" in caller ? caller.viewer : null;
   const turnId = `turn_${crypto.randomUUID().replaceAll("-", "")}`;
   const serverRunId = crypto.randomUUID();
-  // The organization is named on the span once the opening has checked the session.
   const trace = new TurnTrace({
     turnId,
     workstreamId,
-    organizationId: known?.organizationId,
+    organizationId: viewer.organizationId,
     run: "start",
   });
   // The opening commit makes this process the turn's owner before its run is registered below:
   // held meanwhile, so the reaper never takes it for one whose close failed.
   const release = runRegistry.reserve(turnId);
   const receive = stage({ turnId, trace }, "RECEIVE_INPUT", async () => {
-    // Without a checked viewer there are no RECEIVE_INPUT hooks to run (see above).
-    const input = known
-      ? await runStageHooks(
-          "RECEIVE_INPUT",
-          { message },
-          {
-            turnId,
-            workstreamId,
-            organizationId: known.organizationId,
-            userId: known.userId,
-          },
-        ).catch((error: unknown) => {
-          if (error instanceof GuardRefusal) {
-            throw new AppError("forbidden:guard", { details: { hook: error.hook } });
-          }
-          throw error;
-        })
-      : { message };
+    const input = await runStageHooks(
+      "RECEIVE_INPUT",
+      { message },
+      { turnId, workstreamId, organizationId: viewer.organizationId, userId: viewer.userId },
+    ).catch((error: unknown) => {
+      if (error instanceof GuardRefusal) {
+        throw new AppError("forbidden:guard", { details: { hook: error.hook } });
+      }
+      throw error;
+    });
     // While the workstream compacts, the turn waits for the summary, up to the configured
     // time; then it goes ahead on the history as it is (the builder keeps it within the window).
     const deadline = Date.now() + config.compaction.waitMs;
@@ -109,17 +92,15 @@ export async function startTurn({
       proceedWhileCompacting,
       turnId,
       workstreamId,
-      caller,
+      viewer,
       serverRunId,
-      messageId: posted.id,
       assistantMessageId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
       message: posted,
       first: [statusChunk(turnId, { state: "acknowledged" })],
     });
   }
 
-  const { viewer, turn, read, log, events, announced } = opened;
-  trace.identify(viewer.organizationId);
+  const { turn, workstream, log, events, announced, lastOffset } = opened;
   const fanout = await getFanout();
   const subscription = new WorkstreamSubscription(fanout, workstreamId);
   void fanout.publish(events, { announced }).catch((error: unknown) => {
@@ -137,21 +118,8 @@ export async function startTurn({
     type: "SessionTurnStart",
     turnId,
     workstreamId,
-    workstream: { ...read.workstream, isRunning: true },
+    workstream: { ...workstream, isRunning: true },
   });
-  void runTurn({
-    turn,
-    workstream: read.workstream,
-    history: read.history,
-    historyLeftOut: read.historyLeftOut,
-    kept: read.kept,
-    memories: read.memories,
-    skills: read.skills,
-    files: read.files,
-    viewer,
-    controller,
-    log,
-    trace,
-  }).finally(finished);
-  return { turn, events, subscription, followAfter: read.lastOffset };
+  void runTurn({ turn, workstream, viewer, controller, log, trace }).finally(finished);
+  return { turn, events, subscription, followAfter: lastOffset };
 }

@@ -5,7 +5,7 @@
 import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
-import { turns, workstreams } from "@/db/schema";
+import { isOpen, isRunningSql, turns, workstreams } from "@/db/schema";
 import { cancelApprovals } from "@/lib/approvals/store";
 import { ERROR_SENTENCES } from "@/lib/kernel/errors";
 import { appendEventsLocked } from "@/lib/stream/event-log";
@@ -13,8 +13,7 @@ import { getFanout, publishLive } from "@/lib/stream/fanout-instance";
 import { statusChunk } from "@/lib/stream/types";
 import { bus } from "./bus";
 import { runRegistry } from "./run-registry";
-import { isOpen, isRunningSql } from "./turn-state";
-import { getOpenTurn, getTurn, type TurnRow } from "./turn-store";
+import { getOpenTurn, getTurn, type TurnRow } from "./turn-records";
 
 export type StopResult = { turnId: string | null; state: TurnRow["state"] | null };
 

@@ -14,12 +14,12 @@ import {
   type ToolPolicy,
 } from "@/lib/agents/authority";
 import { activeGrants, recordDecision } from "@/lib/approvals/store";
+import type { KeptContext } from "@/lib/context/window";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import type { StageScope } from "./bus";
-import type { KeptContext } from "./context-window";
 import type { HookContext } from "./hooks";
 import type { WorkstreamMessage } from "./messages";
-import { gateTools } from "./tool-gate";
+import { gateTools } from "./stages/tool-call";
 
 /** The calls of a kept answer the owner already answered: on the way on, they are not re-asked. */
 function answeredCalls(message: WorkstreamMessage | undefined): Set<string> {

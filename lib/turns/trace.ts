@@ -1,6 +1,6 @@
 // What one run of a turn did, kept in memory while it runs and written with its end: when each
 // stage began and how long it took, each tool call's stage, and each model step's usage. The
-// closing statement appends it to the turn's `timeline` (a turn that waited for an approval has
+// closing transaction appends it to the turn's `timeline` (a turn that waited for an approval has
 // one entry per run), so the record costs no statement of its own. Ids, names, counts and
 // durations only: never a message, an argument or a result. With OpenTelemetry on, the same
 // stages are spans under the turn's span (see lib/telemetry/spans).
@@ -55,7 +55,7 @@ export class TurnTrace {
   /** The turn's span; null when telemetry is off. */
   private readonly span: Span | null;
   private spanEnded = false;
-  /** RENDER, from its start to the closing statement that writes the record. */
+  /** RENDER, from its start to the closing transaction that writes the record. */
   private render: { at: number; span: Span | null } | null = null;
 
   constructor(identity?: TurnIdentity) {
@@ -102,7 +102,7 @@ export class TurnTrace {
     return withinSpan(this.span, body);
   }
 
-  /** RENDER begins: it ends with the closing statement, which writes the record. */
+  /** RENDER begins: it ends with the closing transaction, which writes the record. */
   startRender(): void {
     this.render = {
       at: Date.now() - this.started,
@@ -132,7 +132,7 @@ export class TurnTrace {
     });
   }
 
-  /** The run as the closing statement writes it; RENDER is timed up to that statement. */
+  /** The run as the closing transaction writes it; RENDER is timed up to that statement. */
   record(state: string): RunRecord {
     const stages = [...this.stages];
     if (this.render) {

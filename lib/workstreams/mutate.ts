@@ -5,13 +5,12 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, transaction } from "@/db/client";
-import { turns, workstreams } from "@/db/schema";
+import { isOpenSql, turns, workstreams } from "@/db/schema";
 import { workstreamPrefix } from "@/lib/files/storage";
 import { enqueueJobEvent } from "@/lib/jobs/enqueue";
 import { workstreamFilesDeleted } from "@/lib/jobs/events";
 import { wakeJobsSoon } from "@/lib/jobs/port";
 import { AppError } from "@/lib/kernel/errors";
-import { isOpenSql } from "@/lib/turns/turn-state";
 import { publishWorkstreamChange, publishWorkstreamDeleted } from "./live";
 import { requireSummaryRow, type SummaryRow, scopeCondition, toSummary } from "./summary";
 import { validTitle } from "./titles";

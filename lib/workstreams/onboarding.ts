@@ -7,7 +7,7 @@
 // itself on the next visit.
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
 import { memberOnboarding, type OnboardingState, workstreams } from "@/db/schema";
 import { config } from "@/lib/config";
 import { publishLive } from "@/lib/stream/fanout-instance";
@@ -29,6 +29,24 @@ export async function getOnboardingState({
     )
     .limit(1);
   return row?.state ?? "onboarding";
+}
+
+/**
+ * Whether the member is still onboarding, inside the caller's transaction (a turn's close marks
+ * its post-turn event so). A member without a row has not started onboarding here.
+ */
+export async function stillOnboarding(
+  tx: Tx,
+  { userId, organizationId }: Member,
+): Promise<boolean> {
+  const [row] = await tx
+    .select({ completedAt: memberOnboarding.completedAt })
+    .from(memberOnboarding)
+    .where(
+      and(eq(memberOnboarding.organizationId, organizationId), eq(memberOnboarding.userId, userId)),
+    )
+    .limit(1);
+  return row !== undefined && row.completedAt === null;
 }
 
 /** The workstreams a member in `state` should have. */

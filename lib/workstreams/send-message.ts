@@ -10,11 +10,11 @@ import { encode } from "gpt-tokenizer";
 import { z } from "zod";
 import { executePrepared, getDb } from "@/db/client";
 import { fromJson } from "@/db/json";
+import { OPEN_STATES_LIST } from "@/db/schema";
 import { declareApproval } from "@/lib/agents/approval-policy";
 import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { toStorableText } from "@/lib/text/storable";
-import { OPEN_STATES_LIST } from "@/lib/turns/turn-state";
 import { publishWorkstreamChange } from "./live";
 import type { SummaryRow } from "./summary";
 

@@ -4,9 +4,8 @@
 import "server-only";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { workstreams } from "@/db/schema";
+import { RUNNING_STATES_LIST, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/kernel/errors";
-import { RUNNING_STATES_LIST } from "@/lib/turns/turn-state";
 import type { WorkstreamRow, WorkstreamScope, WorkstreamSummary } from "./types";
 
 // Spelled out with an alias: drizzle leaves columns unqualified in single-table selects, where

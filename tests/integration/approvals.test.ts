@@ -10,10 +10,10 @@ import { APPROVAL_EXPIRY_JOB_ID, approvalExpiry } from "@/inngest/functions/appr
 import { createEmbeddedRunner } from "@/inngest/runner";
 import { argsHash } from "@/lib/approvals/hash";
 import { drainJobsOnce } from "@/lib/jobs/port";
+import { closeTurn } from "@/lib/turns/close-turn";
 import { registerHook } from "@/lib/turns/hooks";
 import { reapOrphanedTurns } from "@/lib/turns/lease";
 import { runRegistry } from "@/lib/turns/run-registry";
-import { closeTurn } from "@/lib/turns/turn-store";
 import { wireDomains } from "@/root/wiring";
 import { send, userMessage } from "../support/fixtures";
 import { appHarness } from "../support/harness";

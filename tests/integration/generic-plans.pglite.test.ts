@@ -4,11 +4,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { turns } from "@/db/schema";
+import { isOpenSql, turns } from "@/db/schema";
 import { JOBS } from "@/inngest/functions";
 import { planOf } from "@/inngest/runner/plan";
 import { claimFree, hasFlowControl } from "@/inngest/runner/store";
-import { isOpenSql } from "@/lib/turns/turn-state";
 import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
 let testDb: TestDatabase;

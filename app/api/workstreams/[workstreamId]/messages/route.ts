@@ -1,6 +1,6 @@
 // POST: send a user message, starting a turn; answered with the turn's SSE stream.
 // GET: a page of history (`take`, default 6; cursor `beforeMessageId`).
-import { claimSession, requireViewer } from "@/lib/auth/viewer";
+import { requireViewer } from "@/lib/auth/viewer";
 import { config } from "@/lib/config";
 import { filesSent, messageWithFiles } from "@/lib/files/service";
 import { eventStreamResponse } from "@/lib/http/event-stream";
@@ -31,20 +31,18 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = routeHandlers(sc
     const { workstreamId } = params;
     const files = body.message.parts.filter((part) => part.type === "file").length;
     const refusal = messageRefusal(body.message.parts);
+    // The session is checked first: a refused message is refused only for a signed-in member
+    // (401/403 come first), and files are checked against the member's workstream.
+    const viewer = await requireViewer(request);
+    if (refusal) throw refusal;
     let started: StartedTurn;
-    if (refusal || files > 0) {
-      // The session is checked first here: a refused message is refused only for a signed-in
-      // member (401/403 come first), and files are checked against the member's workstream.
-      const viewer = await requireViewer(request);
-      if (refusal) throw refusal;
+    if (files > 0) {
       const workstream = await getOwnedWorkstream({ viewer, workstreamId });
       const message = await messageWithFiles({ workstream, message: body.message });
-      started = await startTurn({ caller: { viewer }, workstreamId, message });
+      started = await startTurn({ viewer, workstreamId, message });
       await filesSent(workstreamId, message);
     } else {
-      // The opening statement checks the session itself: one round trip less before the headers.
-      const session = claimSession(request);
-      started = await startTurn({ caller: { session }, workstreamId, message: body.message });
+      started = await startTurn({ viewer, workstreamId, message: body.message });
     }
     const turnId = started.turn.id;
     return eventStreamResponse(

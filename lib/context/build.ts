@@ -16,7 +16,6 @@ import { type AgentConfig, config } from "@/lib/config";
 import { fileIdOf } from "@/lib/files/attach";
 import { sizeLabel, typeLabel } from "@/lib/files/labels";
 import { NO_ATTACHMENTS, type TurnAttachment, type TurnAttachments } from "@/lib/files/resolve";
-import type { OfferedSkill } from "@/lib/skills/store";
 import {
   escapeText,
   planItemsForBudget,
@@ -41,8 +40,7 @@ import {
   messageBudgetTokens,
   reservedOutputOf,
   windowOf,
-} from "./context-window";
-import { hooksOf } from "./hooks";
+} from "./window";
 
 /** A memory as the context shows it (lib/memory/retrieve.ts reads them). */
 export type ContextMemory = { id: string; text: string; importance: number };
@@ -66,8 +64,11 @@ export type ComposeInput = {
   /** The tools the model is offered: their definitions are part of the request too. */
   tools?: Record<string, Tool>;
   memories?: { top: ContextMemory[]; retrieved: ContextMemory[] };
-  /** The skills offered to the member's agents, for the extra sections that present them. */
-  skills?: OfferedSkill[];
+  /**
+   * The sections the `buildExtraInstructionSections` hooks added, in their order (the host's own
+   * first): fitted here within the extra sections' budget.
+   */
+  extraSections?: string[];
   /** The history's attachments, resolved and signed for this turn (lib/files/resolve.ts). */
   attachments?: TurnAttachments;
   /** How long resolving and signing them took, for the record. */
@@ -209,17 +210,7 @@ function memoryBlockSection(summary: string | null, entries: MemoryBlockEntry[])
   });
 }
 
-async function extraSections(input: ComposeInput, latestUserText: string): Promise<Fitted> {
-  const sections: string[] = [];
-  for (const hook of hooksOf("buildExtraInstructionSections")) {
-    const section = await hook.run({
-      workstream: input.workstream,
-      latestUserText,
-      member: input.viewer,
-      skills: input.skills ?? [],
-    });
-    if (section) sections.push(section);
-  }
+function extraSections(sections: string[]): Fitted {
   return fitSection({
     name: "extraSections",
     budget: config.context.budgets.extraSections,
@@ -229,6 +220,12 @@ async function extraSections(input: ComposeInput, latestUserText: string): Promi
     text: (section) => section,
     render: (included) => included.join("\n\n"),
   });
+}
+
+/** The text of the newest user message of `history`: what the turn's sections are chosen by. */
+export function latestUserText(history: readonly HistoryMessage[]): string {
+  const latestUser = history.findLast(({ message }) => message.role === "user");
+  return latestUser ? textOf(latestUser.message) : "";
 }
 
 /**
@@ -331,8 +328,6 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
   const { workstream, agent, kept, history } = input;
   const window = windowOf(input.modelId);
   const reservedOutput = reservedOutputOf(window);
-  const latestUser = history.findLast(({ message }) => message.role === "user");
-  const latestUserText = latestUser ? textOf(latestUser.message) : "";
   const planActive = kept.plan?.status === "active";
 
   const persona: Fitted = {
@@ -363,7 +358,7 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
     planSection(kept.plan),
     stateSection(kept.state, planActive),
     memoryBlockSection(kept.memorySummary, kept.memoryEntries),
-    await extraSections(input, latestUserText),
+    extraSections(input.extraSections ?? []),
     uploads,
   ];
   const instructionsParts = sections.map((section) => section.text);

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
+import type { KeptContext } from "@/lib/context/window";
 import { emptyState } from "@/lib/state/schema";
-import type { KeptContext } from "@/lib/turns/context-window";
+import type { WorkstreamMessage } from "@/lib/turns/messages";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
-import { composeRequest, memberSection } from "./context";
-import { registerHook } from "./hooks";
-import type { WorkstreamMessage } from "./messages";
+import { composeRequest, memberSection } from "./build";
 
 const AT = "2026-11-20T09:30:00.000Z";
 
@@ -112,13 +111,8 @@ function readable({ instructions, messages }: Awaited<ReturnType<typeof compose>
 
 describe("the context builder", () => {
   it("I13.4 T5 T7 T8 T9 T10 T11 the assembled prompt of a fixture workstream, in seed 000's order", async () => {
-    const unregister = registerHook({
-      kind: "buildExtraInstructionSections",
-      name: "test:member",
-      run: ({ member }) => memberSection(member),
-    });
-    try {
-      const composed = await compose(fixtureKept());
+    {
+      const composed = await compose(fixtureKept(), { extraSections: [memberSection(viewer)] });
       await expect(readable(composed)).toMatchFileSnapshot("__snapshots__/context-prompt.txt");
       const order = [
         "<pre-seeded-memories>",
@@ -149,8 +143,6 @@ describe("the context builder", () => {
         "compactionSummary",
         "history",
       ]);
-    } finally {
-      unregister();
     }
   });
 

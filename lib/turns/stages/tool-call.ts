@@ -6,8 +6,8 @@
 // (it costs a statement only when a guard refuses).
 import type { Tool } from "ai";
 import { recordDecision } from "@/lib/approvals/store";
-import { bus, type StageScope, stage } from "./bus";
-import { afterStage, beforeStage, GuardRefusal, type HookContext } from "./hooks";
+import { bus, type StageScope, stage } from "../bus";
+import { afterStage, beforeStage, GuardRefusal, type HookContext } from "../hooks";
 
 export function gateTools(
   tools: Record<string, Tool>,

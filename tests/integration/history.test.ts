@@ -1,22 +1,30 @@
-// The history a server holds between a workstream's turns (lib/turns/history-cache.ts), so that a
-// turn reads only the messages added since the last: each turn is still sent exactly the
-// conversation as stored, whatever changed it in between (a turn, an edit, a removal, a message
-// committed late into the held range, a message relayed from another workstream, a compaction).
+// The history a turn is sent (read fresh by COMPOSE_REQUEST, lib/turns/message-store.ts): each
+// turn is sent exactly the conversation as stored, whatever changed it in between (a turn, an
+// edit, a removal, a message committed late into its place, a message relayed from another
+// workstream, a compaction).
 import type { ModelMessage } from "ai";
 import { sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executePrepared } from "@/db/client";
-import { forgetHistory, heldHistory } from "@/lib/turns/history-cache";
-import { type Owner, send } from "../support/fixtures";
-import { appHarness } from "../support/harness";
+import { type AppServer, startAppServer } from "../support/app-server";
+import { type Owner, send, userWithWorkstream } from "../support/fixtures";
 import { watchSentRequests } from "../support/sent-requests";
 import { readSse, statuses } from "../support/sse";
+import { releaseTestDatabase, type TestDatabase, useTestDatabase } from "../support/test-db";
 
-const app = appHarness({ env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0" } });
+let testDb: TestDatabase;
+let server: AppServer;
 let owner: Owner;
 
 beforeAll(async () => {
-  owner = await app.owner("History Holder");
+  process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
+  testDb = await useTestDatabase();
+  server = await startAppServer();
+  owner = await userWithWorkstream(server.url, "History Holder");
+});
+afterAll(async () => {
+  await server?.close();
+  await releaseTestDatabase(testDb);
 });
 
 /** A model message as "role: text", its text parts joined (the history's text, in order). */
@@ -73,42 +81,11 @@ async function expectSentAsStored(text: string): Promise<void> {
   expect(sent.lines).toEqual([...before.lines, `user: ${text}`]);
 }
 
-describe("the history held between turns", () => {
-  it("T5 each turn is sent the stored conversation, and the server holds it for the next", async () => {
-    forgetHistory();
-    for (const text of ["the first question", "a second one", "and a third"]) {
+describe("the history each turn is sent", () => {
+  it("T5 each turn is sent the stored conversation", async () => {
+    for (const text of ["the first question", "a second one", "and a third", "a fourth"]) {
       await expectSentAsStored(text);
     }
-    // What the third turn's opening read (the first two questions and their answers) is held.
-    expect(heldHistory(owner.workstreamId).check.count).toBe(4);
-    await expectSentAsStored("a fourth, read on top of what is held");
-    expect(heldHistory(owner.workstreamId).check.count).toBe(6);
-  });
-
-  it("T5 a held conversation that did not change is not read again", async () => {
-    const before = heldHistory(owner.workstreamId).messages;
-    expect(before.length).toBeGreaterThan(0);
-    await expectSentAsStored("is the first message read again?");
-    // A message read again is a new object; the held ones are kept as they were.
-    const after = heldHistory(owner.workstreamId).messages;
-    expect(after.slice(0, before.length).map((held) => held.message)).toEqual(
-      before.map((held) => held.message),
-    );
-    for (let i = 0; i < before.length; i++) expect(after[i]?.message).toBe(before[i]?.message);
-    expect(after.length).toBe(before.length + 2);
-  });
-
-  it("T5 a held message cannot be changed in memory: the next turn is sent the stored text", async () => {
-    const held = heldHistory(owner.workstreamId).messages[0]?.message;
-    const part = held?.parts[0];
-    if (!held || part?.type !== "text") throw new Error("expected a held text message");
-    expect(() => {
-      part.text = "changed in memory";
-    }).toThrow(TypeError);
-    expect(() => {
-      (held.parts as unknown[]).push({ type: "text", text: "added in memory" });
-    }).toThrow(TypeError);
-    await expectSentAsStored("was anything changed in memory sent?");
   });
 
   it("T5 an answer edited in the database since is sent as edited", async () => {
@@ -160,11 +137,5 @@ describe("the history held between turns", () => {
     const sent = await turn("after the compaction");
     expect(sent.lines).toEqual([...before.lines, "user: after the compaction"]);
     expect(sent.system).toEqual(["system: Summary of the earlier conversation:\nwhat came before"]);
-  });
-
-  it("T5 a server holding nothing sends the same as one holding the history", async () => {
-    forgetHistory(owner.workstreamId);
-    await expectSentAsStored("read from nothing held");
-    await expectSentAsStored("and held again");
   });
 });

@@ -7,7 +7,7 @@ import type { ToolPolicy } from "@/lib/agents/authority";
 import { config } from "@/lib/config";
 import { contextWindow, MODELS } from "@/lib/models/pricing";
 import type { ExecutionPlan, MemoryBlockEntry, WorkstreamState } from "@/lib/state/schema";
-import type { WorkstreamMessage } from "./messages";
+import type { WorkstreamMessage } from "@/lib/turns/messages";
 
 /** What a message costs beyond its text in a chat request (role and separators). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -88,4 +88,28 @@ export function newestWithin<T extends { tokens: number }>(
     from -= 1;
   }
   return messages.slice(from);
+}
+
+// When a workstream's uncompacted history has grown too large for its window (lib/compaction).
+
+/** The history's size as the context builder counts it. */
+export function historyBudget(entries: ReadonlyArray<{ tokens: number }>): number {
+  return entries.reduce((sum, entry) => sum + messageBudgetTokens(entry.tokens), 0);
+}
+
+/**
+ * Whether the uncompacted history has passed the threshold share of the window. `leftOut`
+ * counts messages the turn's history read did not even load (they did not fit the largest
+ * window), which means it has.
+ */
+export function compactionDue({
+  historyTokens,
+  leftOut = 0,
+  window,
+}: {
+  historyTokens: number;
+  leftOut?: number;
+  window: number;
+}): boolean {
+  return leftOut > 0 || historyTokens > window * config.compaction.threshold;
 }
