@@ -1,7 +1,8 @@
 // Background work after a turn: the outbox of events, the embedded runner's job table, and the
-// record of jobs that gave up. Written by inngest/ (the outbox sender, the embedded runner and
-// the failure record) and by the statements that queue events with the change they follow: a
-// turn's close, a delete's clean-up, an approval's deadline, a memory block's rollup.
+// record of jobs that gave up. Written by lib/jobs/ (the outbox: every module that queues an event
+// with the change it follows, a turn's close, a delete's clean-up, an approval's deadline or a
+// memory block's rollup, does so through lib/jobs/enqueue.ts in its own transaction) and by
+// inngest/ (the embedded runner and the failure record).
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { organization } from "./auth";

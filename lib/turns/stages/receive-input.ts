@@ -5,6 +5,7 @@
 // is read here: what the prompt needs is COMPOSE_REQUEST's (./compose-request.ts).
 import "server-only";
 import { transaction } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
 import type { Viewer } from "@/lib/auth/viewer";
 import { AppError } from "@/lib/kernel/errors";
 import { lastOffsetIn, TurnLog, writeTurnEvents } from "@/lib/stream/event-log";
@@ -110,11 +111,4 @@ function checkRetry(existing: PostedBefore | null): void {
   throw new AppError("conflict:duplicate_message", {
     details: { turnId: existing.turnId ?? null },
   });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string; cause?: { code?: string } }).code ??
-    (error as { cause?: { code?: string } }).cause?.code;
-  return code === "23505";
 }

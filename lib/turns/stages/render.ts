@@ -8,6 +8,7 @@ import { config } from "@/lib/config";
 import { compactionDue, historyBudget, messageBudgetTokens, windowOf } from "@/lib/context/window";
 import { wakeJobsSoon } from "@/lib/jobs/port";
 import { mayHoldSkills } from "@/lib/skills/procedure";
+import { textOf } from "@/lib/text/message-text";
 import { bus, stage } from "../bus";
 import { closeTurn, type PostTurnEvent } from "../close-turn";
 import { afterStage, beforeStage } from "../hooks";
@@ -129,10 +130,4 @@ function memberText(run: TurnRun, composed: ComposedTurn | null): string {
     (entry) => entry.message.id === run.turn.userMessageId,
   )?.message;
   return textOf(member);
-}
-
-/** The text of a message's text parts, as the skill job reads it from the rows. */
-function textOf(message: WorkstreamMessage | undefined): string {
-  if (!message) return "";
-  return message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 }
