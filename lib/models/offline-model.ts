@@ -12,83 +12,36 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4Content,
   LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
-import { buildPlan, type OfflinePlan, type PlanSettings, resetPlanState } from "./offline/plan";
+import { buildPlan, type OfflinePlan, type PlanSettings } from "./offline/plan";
 import { createRng } from "./offline/random";
 import {
   chunkText,
   createAbortError,
   createTimedStream,
-  simulatedOutageError,
   sleep,
   type TimedStep,
-  waitForAbort,
 } from "./offline/timing";
-import { countTextTokens, makeUsage } from "./offline/tokens";
+import { usageOf } from "./offline/tokens";
 
-export {
-  documentedRequests,
-  type OfflineAnswers,
-  registerOfflineAnswers,
-} from "./offline/answers";
-export {
-  OFFLINE_TRIGGERS,
-  type OfflineTrigger,
-  parseTriggers as parseOfflineTriggers,
-} from "./offline/triggers";
+export { documentedRequests, registerOfflineAnswers } from "./offline/answers";
+export { resetPlanState as resetOfflineModelState } from "./offline/plan";
+export { OFFLINE_TRIGGERS, parseTriggers as parseOfflineTriggers } from "./offline/triggers";
 
-export const OFFLINE_PROVIDER = "offline";
-export const OFFLINE_MODEL_ID = "offline-1";
-
-export interface OfflineModelOptions {
-  /** Model id reported to the AI SDK. Default "offline-1". */
-  modelId?: string;
-  /** Delay between streamed deltas in ms. Default 15. `[slow]` multiplies it by 10. */
-  chunkDelayMs?: number;
-  /** Delay before the first token in ms. Default: 0–20 ms, seeded from the prompt. */
-  firstTokenDelayMs?: number;
-  /** `retry-after-ms` sent with simulated `[fail]` errors (the AI SDK honours it). Default 250. */
-  retryAfterMs?: number;
-}
-
-/** Clears the `[fail:N]` call counters (for tests). */
-export function resetOfflineModelState(): void {
-  resetPlanState();
-}
-
-function failAfterTextError(modelId: string): Error {
-  return simulatedOutageError({
-    modelId,
-    message: "The offline model's stream was interrupted ([fail-after-text] trigger).",
-    retryAfterMs: 0,
-    retryable: false,
-  });
-}
-
-function outputTokens(plan: OfflinePlan, text: string) {
-  const toolTokens = plan.toolCalls.reduce(
-    (sum, call) => sum + countTextTokens(call.toolName) + countTextTokens(call.input),
-    0,
-  );
-  return {
-    inputTokens: plan.inputTokens,
-    textTokens: countTextTokens(text) + toolTokens,
-    reasoningTokens: plan.reasoning ? countTextTokens(plan.reasoning) : 0,
-  };
-}
+export type OfflineModelOptions = Partial<PlanSettings>;
 
 function streamSteps(plan: OfflinePlan, modelId: string): TimedStep[] {
   const rng = createRng(plan.seed ^ 0x9e3779b9);
   const delay = plan.chunkDelayMs;
   const steps: TimedStep[] = [];
-  let hangPending = plan.hang;
-  const push = (part: Extract<TimedStep, { kind: "part" }>["part"], delayMs = 0) => {
-    steps.push({ kind: "part", part, delayMs });
-  };
-  const afterDelta = () => {
-    if (hangPending) steps.push({ kind: "hang" });
-    hangPending = false;
+  const push = (part: LanguageModelV4StreamPart, delayMs = 0) => steps.push({ part, delayMs });
+  const pushDeltas = (kind: "reasoning" | "text", deltas: string[]) => {
+    const id = `${kind}-0`;
+    push({ type: `${kind}-start`, id });
+    for (const delta of deltas) push({ type: `${kind}-delta`, id, delta }, delay);
+    push({ type: `${kind}-end`, id });
   };
 
   push({ type: "stream-start", warnings: [] });
@@ -96,57 +49,39 @@ function streamSteps(plan: OfflinePlan, modelId: string): TimedStep[] {
     { type: "response-metadata", id: plan.responseId, modelId, timestamp: new Date() },
     plan.firstTokenDelayMs,
   );
-  if (plan.reasoning) {
-    push({ type: "reasoning-start", id: "reasoning-0" });
-    for (const delta of chunkText(plan.reasoning, rng)) {
-      push({ type: "reasoning-delta", id: "reasoning-0", delta }, delay);
-      afterDelta();
-    }
-    push({ type: "reasoning-end", id: "reasoning-0" });
-  }
-
-  let emitted = plan.text;
-  if (plan.text.length > 0) {
-    const chunks = chunkText(plan.text, rng);
-    const shown = plan.failAfterText
-      ? chunks.slice(0, Math.min(3, Math.max(1, Math.ceil(chunks.length / 3))))
-      : chunks;
-    emitted = shown.join("");
-    push({ type: "text-start", id: "text-0" });
-    for (const delta of shown) {
-      push({ type: "text-delta", id: "text-0", delta }, delay);
-      afterDelta();
-    }
-    push({ type: "text-end", id: "text-0" });
-  }
+  if (plan.reasoning) pushDeltas("reasoning", chunkText(plan.reasoning, rng));
+  const chunks = chunkText(plan.text, rng);
+  // `[fail-after-text]` shows the first third of the answer (at most three deltas), then fails.
+  const shown = plan.failAfterText
+    ? chunks.slice(0, Math.min(3, Math.ceil(chunks.length / 3)))
+    : chunks;
+  if (shown.length > 0) pushDeltas("text", shown);
   if (plan.failAfterText) {
-    push({ type: "error", error: failAfterTextError(modelId) }, delay);
-    const usage = makeUsage(outputTokens({ ...plan, toolCalls: [] }, emitted));
+    push({ type: "error", error: plan.failAfterText }, delay);
+    const usage = usageOf({ ...plan, text: shown.join(""), toolCalls: [] });
     push({ type: "finish", usage, finishReason: { unified: "error", raw: "error" } });
-    return steps;
-  }
-
-  for (const call of plan.toolCalls) {
-    push({ type: "tool-input-start", id: call.toolCallId, toolName: call.toolName }, delay);
-    for (const delta of chunkText(call.input, rng, 12, 36)) {
-      push({ type: "tool-input-delta", id: call.toolCallId, delta }, delay);
-      afterDelta();
+  } else {
+    for (const call of plan.toolCalls) {
+      push({ type: "tool-input-start", id: call.toolCallId, toolName: call.toolName }, delay);
+      for (const delta of chunkText(call.input, rng, 12, 36))
+        push({ type: "tool-input-delta", id: call.toolCallId, delta }, delay);
+      push({ type: "tool-input-end", id: call.toolCallId });
+      push({ type: "tool-call", ...call });
     }
-    push({ type: "tool-input-end", id: call.toolCallId });
-    push({ type: "tool-call", ...call });
+    push({ type: "finish", usage: usageOf(plan), finishReason: plan.finishReason });
   }
-  afterDelta();
-  push({
-    type: "finish",
-    usage: makeUsage(outputTokens(plan, plan.text)),
-    finishReason: plan.finishReason,
-  });
+  if (plan.hang) {
+    // `[hang]`: whatever follows the first delta (or the finish, without one) waits for the abort.
+    const first = steps.findIndex((step) => step.part.type.endsWith("-delta"));
+    const next = first < 0 ? steps.at(-1) : steps[first + 1];
+    if (next) next.delayMs = Number.POSITIVE_INFINITY;
+  }
   return steps;
 }
 
 class OfflineLanguageModel implements LanguageModelV4 {
   readonly specificationVersion = "v4";
-  readonly provider = OFFLINE_PROVIDER;
+  readonly provider = "offline";
   readonly modelId: string;
   // It only describes files by name, type and size, so a URL is taken as it is (never fetched).
   readonly supportedUrls: Record<string, RegExp[]> = {
@@ -156,7 +91,7 @@ class OfflineLanguageModel implements LanguageModelV4 {
   private readonly settings: PlanSettings;
 
   constructor(options: OfflineModelOptions) {
-    this.modelId = options.modelId ?? OFFLINE_MODEL_ID;
+    this.modelId = options.modelId ?? "offline-1";
     this.settings = {
       modelId: this.modelId,
       chunkDelayMs: Math.max(0, options.chunkDelayMs ?? 15),
@@ -171,10 +106,10 @@ class OfflineLanguageModel implements LanguageModelV4 {
     const plan = buildPlan(options, this.settings);
     await sleep(plan.firstTokenDelayMs, signal);
     if (plan.failure) throw plan.failure;
-    if (plan.hang) await waitForAbort(signal);
-    const deltaCount = Math.ceil((plan.text.length + (plan.reasoning?.length ?? 0)) / 54);
-    await sleep(deltaCount * plan.chunkDelayMs, signal);
-    if (plan.failAfterText) throw failAfterTextError(this.modelId);
+    // As long as the stream would take: one chunk delay per ~54 characters.
+    const deltas = Math.ceil((plan.text.length + (plan.reasoning?.length ?? 0)) / 54);
+    await sleep(plan.hang ? Number.POSITIVE_INFINITY : deltas * plan.chunkDelayMs, signal);
+    if (plan.failAfterText) throw plan.failAfterText;
 
     const content: LanguageModelV4Content[] = [];
     if (plan.reasoning) content.push({ type: "reasoning", text: plan.reasoning });
@@ -183,7 +118,7 @@ class OfflineLanguageModel implements LanguageModelV4 {
     return {
       content,
       finishReason: plan.finishReason,
-      usage: makeUsage(outputTokens(plan, plan.text)),
+      usage: usageOf(plan),
       warnings: [],
       response: { id: plan.responseId, modelId: this.modelId, timestamp: new Date() },
     };

@@ -11,77 +11,61 @@
 import { processSingleton } from "@/lib/kernel/singleton";
 
 /** The call's prompt with the member's triggers removed, and its instructions. */
-export type OfflineTaskInput = { prompt: string; system: string };
-export type OfflineTaskAnswer = (input: OfflineTaskInput) => string;
+export type OfflineTaskAnswer = (input: { prompt: string; system: string }) => string;
 /** A tool result in plain words; undefined when the result has another shape. */
 export type OfflineToolReport = (output: unknown) => string | undefined;
-export type OfflineAsideInput = {
+/** The member's message as an aside or a request reads it. */
+export type OfflineMessage = {
   system: string;
-  /** The member's message without triggers. */
+  /** The message without triggers. */
   text: string;
   files: ReadonlyArray<{ filename?: string; mediaType: string }>;
-};
-export type OfflineAside = (input: OfflineAsideInput) => string | undefined;
-export type OfflineToolRequest = { name: string; argsJson: string };
-export type OfflineRequestInput = {
-  system: string;
-  /** The member's message without triggers. */
-  text: string;
   /** The tools the call offers. */
   tools: ReadonlyArray<{ name: string; description?: string }>;
 };
-export type OfflineRequest = (input: OfflineRequestInput) => OfflineToolRequest | null;
-export type DocumentedRequest = { trigger: string; effect: string };
+type Request = { name: string; argsJson: string };
 
 export interface OfflineAnswers {
   tasks?: Record<string, OfflineTaskAnswer>;
   toolReports?: Record<string, OfflineToolReport>;
-  asides?: OfflineAside[];
-  requests?: OfflineRequest[];
-  documented?: DocumentedRequest[];
+  asides?: Array<(message: OfflineMessage) => string | undefined>;
+  requests?: Array<(message: OfflineMessage) => Request | null>;
+  documented?: Array<{ trigger: string; effect: string }>;
 }
 
-const registry = processSingleton("offline-answers", () => ({
-  tasks: new Map<string, OfflineTaskAnswer>(),
-  toolReports: new Map<string, OfflineToolReport>(),
-  asides: [] as OfflineAside[],
-  requests: [] as OfflineRequest[],
-  documented: [] as DocumentedRequest[],
-}));
+const registered = processSingleton("offline-answer-registrations", () => [] as OfflineAnswers[]);
 
-/** Adds a domain's answers; a later registration of the same key replaces the earlier one. */
+/** Adds a domain's answers; a later registration of the same task or tool replaces the earlier. */
 export function registerOfflineAnswers(answers: OfflineAnswers): void {
-  for (const [task, answer] of Object.entries(answers.tasks ?? {}))
-    registry.tasks.set(task, answer);
-  for (const [tool, report] of Object.entries(answers.toolReports ?? {})) {
-    registry.toolReports.set(tool, report);
-  }
-  registry.asides.push(...(answers.asides ?? []));
-  registry.requests.push(...(answers.requests ?? []));
-  registry.documented.push(...(answers.documented ?? []));
+  registered.push(answers);
+}
+
+function latest<T>(table: (answers: OfflineAnswers) => Record<string, T> | undefined, key: string) {
+  const found = registered.findLast((answers) => Object.hasOwn(table(answers) ?? {}, key));
+  return found ? table(found)?.[key] : undefined;
 }
 
 export function taskAnswer(task: unknown): OfflineTaskAnswer | undefined {
-  return typeof task === "string" ? registry.tasks.get(task) : undefined;
+  return typeof task === "string" ? latest((answers) => answers.tasks, task) : undefined;
 }
 
 export function toolReport(tool: string): OfflineToolReport | undefined {
-  return registry.toolReports.get(tool);
+  return latest((answers) => answers.toolReports, tool);
 }
 
-export function asides(input: OfflineAsideInput): string[] {
-  return registry.asides.flatMap((aside) => aside(input) ?? []);
+export function asides(message: OfflineMessage): string[] {
+  return registered.flatMap(({ asides = [] }) => asides.flatMap((aside) => aside(message) ?? []));
 }
 
 /** The first registered request the message makes, or null. */
-export function plainRequest(input: OfflineRequestInput): OfflineToolRequest | null {
-  for (const request of registry.requests) {
-    const found = request(input);
+export function plainRequest(message: OfflineMessage): Request | null {
+  for (const request of registered.flatMap((answers) => answers.requests ?? [])) {
+    const found = request(message);
     if (found) return found;
   }
   return null;
 }
 
-export function documentedRequests(): readonly DocumentedRequest[] {
-  return registry.documented;
+export function documentedRequests(): ReadonlyArray<{ trigger: string; effect: string }> {
+  return registered.flatMap((answers) => answers.documented ?? []);
 }

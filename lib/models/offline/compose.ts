@@ -46,10 +46,8 @@ const CODE_REQUEST =
 
 function keywordsOf(text: string): string {
   const words = contentWords(text, 3);
-  if (words.length === 0) return "this";
-  return words.length === 1
-    ? (words[0] ?? "this")
-    : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+  const last = words.pop() ?? "this";
+  return words.length > 0 ? `${words.join(", ")} and ${last}` : last;
 }
 
 function fill(template: string, keywords: string): string {
@@ -114,9 +112,9 @@ export function composeWords(count: number, text: string, rng: Rng): string {
   return `${words.join(" ")}.`;
 }
 
-export function composeReasoning(text: string, afterTools: readonly string[]): string {
-  if (afterTools.length > 0) {
-    const tools = afterTools.map((name) => `\`${name}\``).join(" and ");
+export function composeReasoning(text: string, results: ReadonlyArray<{ toolName: string }>) {
+  if (results.length > 0) {
+    const tools = results.map((result) => `\`${result.toolName}\``).join(" and ");
     return `The ${tools} tool returned a result. I shouldn't call it again; instead I'll read the output and summarize it clearly for the user.`;
   }
   return `The user wants help with ${keywordsOf(text)}. A good answer restates the goal, gives a few concrete points and suggests a next step. I'll keep it practical and concise.`;
@@ -137,29 +135,22 @@ function describeJson(value: unknown): string {
   return `Here's what came back:\n\n${lines.join("\n")}${more}`;
 }
 
-function reportOne(part: LanguageModelV4ToolResultPart): string {
-  const name = `**\`${part.toolName}\`**`;
-  const { output } = part;
-  switch (output.type) {
-    case "json":
-      return (
-        toolReport(part.toolName)?.(output.value) ?? `I ran ${name}. ${describeJson(output.value)}`
-      );
-    case "text":
-    case "content": {
-      const body = toolOutputText(output).trim();
-      const quoted = (body.length > 400 ? `${body.slice(0, 397)}…` : body).replace(/\n/g, "\n> ");
-      return body.length > 0
-        ? `I ran ${name}. It said:\n\n> ${quoted}`
-        : `I ran ${name}; it returned no text.`;
-    }
-    case "error-text":
-    case "error-json":
-      return `The ${name} tool reported an error: \`${shortValue(toolOutputText(output))}\`. You may want to check its input and try again.`;
-    case "execution-denied":
-      // A denial or an expired request: either way the call did not run.
-      return `${name} was not approved${output.reason ? ` (“${output.reason}”)` : ""}, so I did not run it and will continue without it.`;
+function reportOne({ toolName, output }: LanguageModelV4ToolResultPart): string {
+  const name = `**\`${toolName}\`**`;
+  if (output.type === "json") {
+    return toolReport(toolName)?.(output.value) ?? `I ran ${name}. ${describeJson(output.value)}`;
   }
+  if (output.type === "execution-denied") {
+    // A denial or an expired request: either way the call did not run.
+    return `${name} was not approved${output.reason ? ` (“${output.reason}”)` : ""}, so I did not run it and will continue without it.`;
+  }
+  const body = toolOutputText(output).trim();
+  if (output.type !== "text" && output.type !== "content") {
+    return `The ${name} tool reported an error: \`${shortValue(body)}\`. You may want to check its input and try again.`;
+  }
+  if (body.length === 0) return `I ran ${name}; it returned no text.`;
+  const quoted = (body.length > 400 ? `${body.slice(0, 397)}…` : body).replace(/\n/g, "\n> ");
+  return `I ran ${name}. It said:\n\n> ${quoted}`;
 }
 
 /** The answer after tool results: each result reported, never the tool called again. */
@@ -175,17 +166,16 @@ export function reportToolResults(
   return `${parts.map(reportOne).join("\n\n")}\n\n${closer}`;
 }
 
-/** The reply when `[tool:NAME]` names a tool the call does not offer (or tools are off). */
+/** The reply when `[tool:NAME]` names a tool the call does not offer (none when tools are off). */
 export function unavailableToolAnswer(
-  requested: readonly string[],
-  available: readonly string[],
-  toolsOff: boolean,
+  requested: ReadonlyArray<{ name: string }>,
+  offered: ReadonlyArray<{ name: string }> | undefined,
 ): string {
-  const names = requested.map((name) => `**\`${name}\`**`).join(", ");
-  if (toolsOff) return `I was asked to use ${names}, but tool use is switched off for this reply.`;
+  const names = requested.map(({ name }) => `**\`${name}\`**`).join(", ");
+  if (!offered) return `I was asked to use ${names}, but tool use is switched off for this reply.`;
   const list =
-    available.length > 0
-      ? `Available tools: ${available.map((n) => `\`${n}\``).join(", ")}.`
+    offered.length > 0
+      ? `Available tools: ${offered.map(({ name }) => `\`${name}\``).join(", ")}.`
       : "No tools are enabled for this agent.";
   return `I tried to use ${names}, but ${requested.length === 1 ? "it isn't" : "they aren't"} available in this conversation. ${list}`;
 }

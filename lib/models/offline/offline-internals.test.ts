@@ -42,7 +42,7 @@ describe("parseTriggers", () => {
 
   it("leaves ordinary brackets and markdown links alone", () => {
     const text = "See [1] and [the docs](https://example.com) or [tool:] [words:x]";
-    expect(parseTriggers(text)).toMatchObject({ cleanText: text, tokens: [] });
+    expect(parseTriggers(text)).toMatchObject({ cleanText: text, tools: [], words: undefined });
   });
 });
 
@@ -128,7 +128,7 @@ describe("countInputTokens", () => {
     countTokens(JSON.stringify({ name: t.name, description: t.description, parameters: schema }));
 
   it("counts a tool as its name, description and parameters in JSON, on every call alike", () => {
-    const input = { messageDigests: ["user: hi"], fileCount: 0, extraTexts: [] };
+    const input = { messageDigests: ["user: hi"], fileCount: 0 };
     const expected = 3 + countTokens("user: hi") + 4 + asJson(tool);
     expect(countInputTokens({ ...input, tools: [tool] })).toBe(expected);
     expect(countInputTokens({ ...input, tools: [{ ...tool }] })).toBe(expected);

@@ -10,21 +10,6 @@ import type {
   LanguageModelV4ToolResultPart,
 } from "@ai-sdk/provider";
 
-export type PromptView = {
-  /** All system messages, joined. */
-  system: string;
-  /** Text of the last user message (text parts joined by newlines). */
-  lastUserText: string;
-  lastUserFiles: Array<{ filename?: string; mediaType: string }>;
-  /** Tool results in the final message, when the prompt ends with a tool message. */
-  pendingToolResults: LanguageModelV4ToolResultPart[];
-  offlineNoteGiven: boolean;
-  /** One line of text per message (role + content). */
-  messageDigests: string[];
-  /** Number of file parts (images, documents) in the prompt. */
-  fileCount: number;
-};
-
 const OFFLINE_NOTE_MARKER = /\boffline model\b/i;
 
 /** Stable JSON-ish text for any value (never throws on cycles or bigint). */
@@ -38,62 +23,54 @@ export function safeStringify(value: unknown): string {
 
 /** Plain-text rendering of a tool result output. */
 export function toolOutputText(output: LanguageModelV4ToolResultOutput): string {
-  switch (output.type) {
-    case "text":
-    case "error-text":
-      return output.value;
-    case "json":
-    case "error-json":
-      return safeStringify(output.value);
-    case "execution-denied":
-      return output.reason ?? "execution denied";
-    case "content":
-      return output.value
-        .map((part) => (part.type === "text" ? part.text : `[${part.type}]`))
-        .join("\n");
-  }
+  if (output.type === "text" || output.type === "error-text") return output.value;
+  if (output.type === "json" || output.type === "error-json") return safeStringify(output.value);
+  if (output.type === "execution-denied") return output.reason ?? "execution denied";
+  return output.value
+    .map((part) => (part.type === "text" ? part.text : `[${part.type}]`))
+    .join("\n");
 }
 
-function partText(part: Exclude<LanguageModelV4Message["content"], string>[number]): string {
-  switch (part.type) {
-    case "text":
-    case "reasoning":
-      return part.text;
-    case "file":
-      return `[file ${part.mediaType}${part.filename ? ` ${part.filename}` : ""}]`;
-    case "tool-call":
-      return `tool-call ${part.toolName} ${safeStringify(part.input)}`;
-    case "tool-result":
-      return `tool-result ${part.toolName} ${toolOutputText(part.output)}`;
-    case "tool-approval-response":
-      return `tool-approval ${part.approved ? "approved" : "denied"}`;
-    default:
-      return `[${part.type}]`;
-  }
+type Part = Exclude<LanguageModelV4Message["content"], string>[number];
+
+function partText(part: Part): string {
+  if (part.type === "text" || part.type === "reasoning") return part.text;
+  if (part.type === "file")
+    return `[file ${part.mediaType}${part.filename ? ` ${part.filename}` : ""}]`;
+  if (part.type === "tool-call") return `tool-call ${part.toolName} ${safeStringify(part.input)}`;
+  if (part.type === "tool-result")
+    return `tool-result ${part.toolName} ${toolOutputText(part.output)}`;
+  if (part.type === "tool-approval-response")
+    return `tool-approval ${part.approved ? "approved" : "denied"}`;
+  return `[${part.type}]`;
 }
 
-export function readPrompt(prompt: LanguageModelV4Prompt): PromptView {
-  const view: PromptView = {
+export function readPrompt(prompt: LanguageModelV4Prompt) {
+  const view = {
+    /** All system messages, joined. */
     system: "",
+    /** The last user message's text parts, joined by newlines, and its files. */
     lastUserText: "",
-    lastUserFiles: [],
-    pendingToolResults: [],
+    lastUserFiles: [] as Array<{ filename?: string; mediaType: string }>,
+    /** Tool results in the final message, when the prompt ends with a tool message. */
+    pendingToolResults: [] as LanguageModelV4ToolResultPart[],
     offlineNoteGiven: false,
-    messageDigests: [],
+    /** One line of text per message (role + content). */
+    messageDigests: [] as string[],
+    /** Number of file parts (images, documents) in the prompt. */
     fileCount: 0,
   };
-  const systems: string[] = [];
   for (const message of prompt) {
     if (message.role === "system") {
-      systems.push(message.content);
+      view.system += `${view.system ? "\n\n" : ""}${message.content}`;
       view.messageDigests.push(`system: ${message.content}`);
       continue;
     }
-    const parts = message.content as Array<Parameters<typeof partText>[0]>;
+    const parts: Part[] = message.content;
     const text = parts.map(partText).join("\n");
     view.messageDigests.push(`${message.role}: ${text}`);
     const files = parts.flatMap((part) => (part.type === "file" ? [part] : []));
-    if (message.role !== "tool") view.fileCount += files.length;
+    view.fileCount += files.length;
     if (message.role === "assistant" && OFFLINE_NOTE_MARKER.test(text))
       view.offlineNoteGiven = true;
     if (message.role === "user") {
@@ -103,7 +80,6 @@ export function readPrompt(prompt: LanguageModelV4Prompt): PromptView {
       view.lastUserFiles = files.map(({ filename, mediaType }) => ({ filename, mediaType }));
     }
   }
-  view.system = systems.join("\n\n");
   const last = prompt.at(-1);
   if (last?.role === "tool") {
     view.pendingToolResults = last.content.filter(

@@ -14,14 +14,7 @@ export function hashString(text: string): number {
   return hash >>> 0;
 }
 
-/** Hex form of {@link hashString}, zero-padded to 8 characters. */
-export function hashHex(text: string): string {
-  return hashString(text).toString(16).padStart(8, "0");
-}
-
 export interface Rng {
-  /** Uniform float in [0, 1). */
-  next(): number;
   /** Uniform integer in [min, max] (inclusive). */
   int(min: number, max: number): number;
   /** One element of a non-empty array. */
@@ -33,27 +26,21 @@ export interface Rng {
 /** Mulberry32: small, fast, good-enough PRNG for picking templates. */
 export function createRng(seed: number): Rng {
   let state = seed >>> 0;
-  const next = (): number => {
+  const int = (min: number, max: number): number => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return min + Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (max - min + 1));
   };
-  const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
   return {
-    next,
     int,
-    pick<T>(items: readonly [T, ...T[]]): T {
-      return items[int(0, items.length - 1)] ?? items[0];
-    },
-    sample<T>(items: readonly T[], count: number): T[] {
+    pick: (items) => items[int(0, items.length - 1)] ?? items[0],
+    sample(items, count) {
       const pool = [...items];
-      const out: T[] = [];
-      while (out.length < count && pool.length > 0) {
-        const [item] = pool.splice(int(0, pool.length - 1), 1);
-        if (item !== undefined) out.push(item);
-      }
+      const out: typeof pool = [];
+      while (out.length < count && pool.length > 0)
+        out.push(...pool.splice(int(0, pool.length - 1), 1));
       return out;
     },
   };

@@ -3,7 +3,8 @@
  * the AI SDK write them): required properties only, the fewest array items, the number nearest zero,
  * the shortest string, null where null is allowed, the first enum value or branch. Used for
  * `[tool:NAME]` arguments and for structured output no domain answers. A `pattern` is not
- * synthesized: a string with one gets its minimum length of "a" and may not match.
+ * synthesized (a string with one gets its minimum length of "a" and may not match), nor are
+ * `uniqueItems` arrays made distinct.
  */
 type Schema = Record<string, unknown>;
 
@@ -14,7 +15,6 @@ const FORMATS: Record<string, string> = {
   time: "00:00:00",
   email: "a@example.com",
   uri: "https://example.com",
-  url: "https://example.com",
   uuid: "00000000-0000-4000-8000-000000000000",
 };
 
@@ -65,7 +65,7 @@ function smallestNumber(schema: Schema, integer: boolean): number {
   return value;
 }
 
-function fillAt(input: Schema, root: Schema, depth: number, index: number): unknown {
+function fillAt(input: Schema, root: Schema, depth: number): unknown {
   const schema = resolve(input, root);
   if (depth > MAX_DEPTH) return null;
   if ("const" in schema) return schema.const;
@@ -78,12 +78,12 @@ function fillAt(input: Schema, root: Schema, depth: number, index: number): unkn
       (merged.required as unknown[]).push(...(Array.isArray(part.required) ? part.required : []));
       if (part.type !== undefined) merged.type = part.type;
     }
-    return fillAt(merged, root, depth + 1, index);
+    return fillAt(merged, root, depth + 1);
   }
   const branches = [...list(schema.anyOf), ...list(schema.oneOf)];
   if (branches.length > 0) {
     const nullable = branches.find((branch) => resolve(branch, root).type === "null");
-    return nullable ? null : fillAt(branches[0] ?? {}, root, depth + 1, index);
+    return nullable ? null : fillAt(branches[0] ?? {}, root, depth + 1);
   }
   switch (typeOf(schema)) {
     case "null":
@@ -91,7 +91,7 @@ function fillAt(input: Schema, root: Schema, depth: number, index: number): unkn
     case "boolean":
       return false;
     case "integer":
-      return smallestNumber(schema, true) + (schema.uniqueItems ? index : 0);
+      return smallestNumber(schema, true);
     case "number":
       return smallestNumber(schema, false);
     case "array": {
@@ -99,7 +99,7 @@ function fillAt(input: Schema, root: Schema, depth: number, index: number): unkn
       const tuple = list(schema.prefixItems);
       const items = isSchema(schema.items) ? schema.items : {};
       return Array.from({ length: Math.max(count, tuple.length) }, (_, i) =>
-        fillAt(tuple[i] ?? items, root, depth + 1, schema.uniqueItems ? i : 0),
+        fillAt(tuple[i] ?? items, root, depth + 1),
       );
     }
     case "object": {
@@ -109,16 +109,13 @@ function fillAt(input: Schema, root: Schema, depth: number, index: number): unkn
       for (const key of required) {
         if (typeof key !== "string") continue;
         const property = properties[key];
-        value[key] = fillAt(isSchema(property) ? property : {}, root, depth + 1, 0);
+        value[key] = fillAt(isSchema(property) ? property : {}, root, depth + 1);
       }
       return value;
     }
     default: {
       const format = typeof schema.format === "string" ? FORMATS[schema.format] : undefined;
-      if (format) return format;
-      // Distinct items of a uniqueItems array differ by their index.
-      const base = index > 0 ? String(index) : "";
-      return base.padEnd(num(schema.minLength) ?? 0, "a");
+      return format ?? "".padEnd(num(schema.minLength) ?? 0, "a");
     }
   }
 }
@@ -126,5 +123,5 @@ function fillAt(input: Schema, root: Schema, depth: number, index: number): unkn
 /** The smallest value `schema` accepts (see the module comment for what is not synthesized). */
 export function fillSchema(schema: unknown): unknown {
   const root = isSchema(schema) ? schema : {};
-  return fillAt(root, root, 0, 0);
+  return fillAt(root, root, 0);
 }

@@ -1,7 +1,7 @@
 /**
  * Token accounting for the offline model with gpt-tokenizer (o200k_base): input tokens from the
  * prompt (per message, cached, plus tool and response-format schemas), output tokens from the
- * generated text, and truncation to `maxOutputTokens`.
+ * generated text and tool calls, and truncation to `maxOutputTokens`.
  */
 import type { LanguageModelV4Usage } from "@ai-sdk/provider";
 import { countTokens, decode, encode } from "gpt-tokenizer";
@@ -57,17 +57,17 @@ export function countToolTokens(tool: CountedTool): number {
   return tokens;
 }
 
+/** The prompt's messages, files and tools, and the structured-output schema if there is one. */
 export function countInputTokens(input: {
   messageDigests: readonly string[];
   fileCount: number;
   tools: readonly CountedTool[];
-  extraTexts: readonly string[];
+  schema?: unknown;
 }): number {
-  let total = 3;
+  let total = 3 + (input.schema ? countTextTokens(safeStringify(input.schema)) : 0);
   for (const digest of input.messageDigests)
     total += countTextTokens(digest) + PER_MESSAGE_OVERHEAD;
   for (const tool of input.tools) total += countToolTokens(tool);
-  for (const extra of input.extraTexts) total += countTextTokens(extra);
   return total + input.fileCount * PER_FILE_TOKENS;
 }
 
@@ -81,22 +81,20 @@ export function truncateToTokens(
   return { text: decode(tokens.slice(0, Math.max(0, maxTokens))), truncated: true };
 }
 
-export function makeUsage(input: {
+/** What a call used: its input, and the tokens of its text, reasoning and tool calls. */
+export function usageOf(output: {
   inputTokens: number;
-  textTokens: number;
-  reasoningTokens: number;
+  text: string;
+  reasoning: string | undefined;
+  toolCalls: ReadonlyArray<{ toolName: string; input: string }>;
 }): LanguageModelV4Usage {
+  let text = countTextTokens(output.text);
+  for (const call of output.toolCalls)
+    text += countTextTokens(call.toolName) + countTextTokens(call.input);
+  const reasoning = countTextTokens(output.reasoning ?? "");
+  const input = output.inputTokens;
   return {
-    inputTokens: {
-      total: input.inputTokens,
-      noCache: input.inputTokens,
-      cacheRead: 0,
-      cacheWrite: 0,
-    },
-    outputTokens: {
-      total: input.textTokens + input.reasoningTokens,
-      text: input.textTokens,
-      reasoning: input.reasoningTokens,
-    },
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: text + reasoning, text, reasoning },
   };
 }
