@@ -90,11 +90,13 @@ const f = (value: number | undefined, digits = 1) =>
 
 /**
  * The turn's goals (2-core box), PGlite / Postgres. CPU per turn, memory and history latency have
- * none: they are read against the bare baseline printed beside them.
+ * none: they are read against the bare baseline printed beside them. The statements' goal is the
+ * bound tests/integration/statements.test.ts holds a turn with its follower to, since each stage
+ * reads through its owners (it was 8 while the turn ran as three fused statements).
  */
 export const TARGETS = {
   overheadOverBaselineP50Ms: { pglite: 5, postgres: 5 },
-  statementsPerTurn: { pglite: 8, postgres: 8 },
+  statementsPerTurn: { pglite: 33, postgres: 33 },
   c100FirstTextP99Ms: { pglite: 800, postgres: 400 },
   c100LargestGapP99Ms: { pglite: 250, postgres: 150 },
 } as const;
