@@ -4,6 +4,7 @@
 // root (root/wiring.ts) rather than imported.
 import type { Tool, ToolApprovalStatus } from "ai";
 import type { KeptContext } from "@/lib/context/window";
+import { processSingleton } from "@/lib/kernel/singleton";
 import type { renderWorkstreamState } from "@/lib/state/render";
 import type { applyStateDelta } from "@/lib/state/store";
 import type { StageScope } from "@/lib/turns/bus";
@@ -33,14 +34,18 @@ export type ConsultationHost = {
   applyStateDelta: typeof applyStateDelta;
 };
 
-let host: ConsultationHost | undefined;
+// On globalThis: Next loads the routes apart from the instrumentation that wires the process, and
+// a module-level variable would be set only in the wiring's copy of this module.
+const wired = processSingleton("consultation-host", () => ({}) as { host?: ConsultationHost });
 
 /** Set once per process by the composition root. */
 export function setConsultationHost(consultationHost: ConsultationHost): void {
-  host = consultationHost;
+  wired.host = consultationHost;
 }
 
 export function consultationHost(): ConsultationHost {
-  if (!host) throw new Error("Consultations need the turn engine: it is not wired (wireDomains).");
-  return host;
+  if (!wired.host) {
+    throw new Error("Consultations need the turn engine: it is not wired (wireDomains).");
+  }
+  return wired.host;
 }

@@ -5,6 +5,7 @@
 import "server-only";
 import type { Tx } from "@/db/client";
 import type { turns } from "@/db/schema";
+import { processSingleton } from "@/lib/kernel/singleton";
 import type { ApprovalRow } from "./store";
 
 /** The suspended turn an answer is for, with its workstream's owner. */
@@ -37,16 +38,18 @@ export type TurnContinuation = {
   }): void;
 };
 
-let engine: TurnContinuation | undefined;
+// On globalThis: Next loads the routes apart from the instrumentation that wires the process, and
+// a module-level variable would be set only in the wiring's copy of this module.
+const wired = processSingleton("turn-continuation", () => ({}) as { engine?: TurnContinuation });
 
 /** Set once per process by the composition root. */
 export function setTurnContinuation(continuation: TurnContinuation): void {
-  engine = continuation;
+  wired.engine = continuation;
 }
 
 export function turnContinuation(): TurnContinuation {
-  if (!engine) {
+  if (!wired.engine) {
     throw new Error("Approvals cannot continue turns: the turn engine is not wired (wireDomains).");
   }
-  return engine;
+  return wired.engine;
 }
