@@ -124,7 +124,9 @@ test("drops an image and a PDF, sends them, sees the thumbnail and the quote, re
   await expect(user.getByRole("link", { name: "Download report.pdf" })).toBeVisible();
   // The answer names what the message carried (reading it is a tool call a real model chooses;
   // tests/integration/attachments.test.ts calls read_attachment with a trigger).
-  await expect(messages(page, "assistant").last()).toContainText("You attached report.pdf");
+  const answer = messages(page, "assistant").last();
+  await expect(answer).toContainText("You attached photo.png (PNG image, 73 B)");
+  await expect(answer).toContainText("report.pdf (PDF, 929 B, 2 pages)");
 
   await page.reload();
   await waitForCompleted(page);
