@@ -58,6 +58,14 @@ export function isRunningSql(column: AnyPgColumn): SQL {
   return isOneOf(column, RUNNING_STATES);
 }
 
+/**
+ * Whether the workstream of the row being read ("workstreams") has a running turn: the one
+ * definition of a busy workstream that the workstreams' summaries and the admin console's counts
+ * and filters read. Spelled out with an alias: drizzle leaves columns unqualified in single-table
+ * selects, where "id" inside the subquery would mean turns.id.
+ */
+export const workstreamHasRunningTurn = sql<boolean>`exists (select 1 from "turns" as running_turn where running_turn."workstream_id" = "workstreams"."id" and running_turn."state" in (${RUNNING_STATES_LIST}))`;
+
 export const turns = pgTable(
   "turns",
   {

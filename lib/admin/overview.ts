@@ -3,8 +3,7 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { member, turns, workstreams } from "@/db/schema";
-import { hasRunningTurnSql } from "@/lib/workstreams/summary";
+import { member, turns, workstreamHasRunningTurn, workstreams } from "@/db/schema";
 import { withoutUsageSql } from "./workstreams";
 
 export type OrganizationOverview = {
@@ -27,7 +26,7 @@ export async function organizationOverview({
   const [streams] = await db
     .select({
       total: sql<number>`count(*)`,
-      running: sql<number>`count(*) filter (where ${hasRunningTurnSql})`,
+      running: sql<number>`count(*) filter (where ${workstreamHasRunningTurn})`,
     })
     .from(workstreams)
     .where(eq(workstreams.organizationId, organizationId));

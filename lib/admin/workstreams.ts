@@ -5,9 +5,9 @@
 import "server-only";
 import { and, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { turns, user, workstreams } from "@/db/schema";
+import { turns, user, workstreamHasRunningTurn, workstreams } from "@/db/schema";
 import { requireOrganizationWorkstream } from "@/lib/workstreams/queries";
-import { hasRunningTurnSql, summaryColumns, toSummary } from "@/lib/workstreams/summary";
+import { summaryColumns, toSummary } from "@/lib/workstreams/summary";
 import type { WorkstreamSummary } from "@/lib/workstreams/types";
 
 export const ADMIN_PAGE_SIZE = 25;
@@ -85,7 +85,7 @@ function conditions(filter: AdminWorkstreamFilter): SQL | undefined {
   const status = filter.status ?? "all";
   if (status !== "all") parts.push(eq(workstreams.status, status));
   if (filter.running !== undefined) {
-    parts.push(filter.running ? hasRunningTurnSql : sql`not ${hasRunningTurnSql}`);
+    parts.push(filter.running ? workstreamHasRunningTurn : sql`not ${workstreamHasRunningTurn}`);
   }
   if (filter.ownerId) parts.push(eq(workstreams.ownerId, filter.ownerId));
   const q = filter.q?.trim();

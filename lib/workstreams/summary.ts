@@ -2,15 +2,11 @@
 // not waiting for an approval), so it is true from the moment a message is accepted until the
 // turn ends, on every server process, and never exposes the run id.
 import "server-only";
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { RUNNING_STATES_LIST, workstreams } from "@/db/schema";
+import { workstreamHasRunningTurn, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/kernel/errors";
 import type { WorkstreamRow, WorkstreamScope, WorkstreamSummary } from "./types";
-
-// Spelled out with an alias: drizzle leaves columns unqualified in single-table selects, where
-// "id" inside the subquery would mean turns.id.
-export const hasRunningTurnSql = sql<boolean>`exists (select 1 from "turns" as running_turn where running_turn."workstream_id" = "workstreams"."id" and running_turn."state" in (${RUNNING_STATES_LIST}))`;
 
 export const summaryColumns = {
   id: workstreams.id,
@@ -26,7 +22,7 @@ export const summaryColumns = {
   createdAt: workstreams.createdAt,
   updatedAt: workstreams.updatedAt,
   unreadSince: workstreams.unreadSince,
-  isRunning: hasRunningTurnSql,
+  isRunning: workstreamHasRunningTurn,
 };
 
 /** A workstream read for its summary: the row's summary columns and whether a turn runs. */
