@@ -6,7 +6,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { RUNNING_STATES_LIST, workstreams } from "@/db/schema";
 import type { WorkstreamRow } from "./queries";
-import type { SummaryRow } from "./summary";
+import { type SummaryRow, summaryRowColumns } from "./summary";
 
 /**
  * Compare-and-sets the busy flag to `runId`: free, or left by a run that no longer runs (its
@@ -50,20 +50,7 @@ export async function freeWorkstream(
         else ${workstreams.activeRunId} end`,
     })
     .where(eq(workstreams.id, workstreamId))
-    .returning({
-      id: workstreams.id,
-      organizationId: workstreams.organizationId,
-      ownerId: workstreams.ownerId,
-      title: workstreams.title,
-      mode: workstreams.mode,
-      core: workstreams.core,
-      coreType: workstreams.coreType,
-      agentId: workstreams.agentId,
-      status: workstreams.status,
-      isCompacting: workstreams.isCompacting,
-      createdAt: workstreams.createdAt,
-      updatedAt: workstreams.updatedAt,
-    });
+    .returning(summaryRowColumns);
   return row ?? null;
 }
 

@@ -8,7 +8,8 @@ import { workstreamHasRunningTurn, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/kernel/errors";
 import type { WorkstreamRow, WorkstreamScope, WorkstreamSummary } from "./types";
 
-export const summaryColumns = {
+/** The row's own columns of a summary: what a write that frees a workstream hands back. */
+export const summaryRowColumns = {
   id: workstreams.id,
   organizationId: workstreams.organizationId,
   ownerId: workstreams.ownerId,
@@ -21,6 +22,10 @@ export const summaryColumns = {
   isCompacting: workstreams.isCompacting,
   createdAt: workstreams.createdAt,
   updatedAt: workstreams.updatedAt,
+};
+
+export const summaryColumns = {
+  ...summaryRowColumns,
   unreadSince: workstreams.unreadSince,
   isRunning: workstreamHasRunningTurn,
 };
