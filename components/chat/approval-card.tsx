@@ -4,14 +4,12 @@
 // the tool does, its arguments in plain rows, the agent's stated reason, and offers Approve or
 // Deny with an optional reason. Only the turn's first unanswered approval can be answered (they
 // are asked in call order); later ones say they wait. Answered, it shows the answer.
-import type { DynamicToolUIPart, ToolUIPart } from "ai";
 import { CheckIcon, ShieldQuestionIcon, XIcon } from "lucide-react";
 import { createContext, useContext, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { Input } from "@/components/ui/input";
-
-type AnyToolPart = ToolUIPart | DynamicToolUIPart;
+import type { ChatToolPart } from "@/lib/stream/ui-parts";
 
 export type ApprovalControls = {
   /** The suspended turn whose approvals can be answered now; null when none waits. */
@@ -31,9 +29,9 @@ export type ApprovalControls = {
 export const REMEMBER_DAYS = 7;
 
 /** What a remembered approval would cover, in words: a grant is per tool and approval key. */
-function rememberLabel(toolName: string, input: unknown): string {
-  const target = (input as { workstreamId?: unknown } | null)?.workstreamId;
-  if (toolName === "send_message" && typeof target === "string") {
+function rememberLabel(part: ChatToolPart, toolName: string): string {
+  if (part.type === "tool-send_message" && part.input) {
+    const target = part.input.workstreamId;
     return `Also allow messages to “${target}” for ${REMEMBER_DAYS} days without asking`;
   }
   return `Also allow ${toolName} for ${REMEMBER_DAYS} days without asking`;
@@ -86,21 +84,6 @@ function argumentRows(input: unknown): Array<[string, string]> {
     .map(([key, value]) => [labelOf(key), valueText(value)]);
 }
 
-type Approval = {
-  id?: string;
-  approved?: boolean;
-  reason?: string;
-  requestReason?: string;
-};
-
-/** The tool parts of one message that carry an approval, in call order. */
-export function approvalIds(parts: ReadonlyArray<{ type: string }>): string[] {
-  return parts.flatMap((part) => {
-    const approval = (part as { approval?: Approval }).approval;
-    return approval?.id ? [approval.id] : [];
-  });
-}
-
 export function ApprovalCard({
   part,
   toolName,
@@ -108,7 +91,7 @@ export function ApprovalCard({
   turnId,
   waitingBefore,
 }: {
-  part: AnyToolPart;
+  part: ChatToolPart;
   toolName: string;
   agentName: string;
   /** The turn the message belongs to. */
@@ -117,7 +100,7 @@ export function ApprovalCard({
   waitingBefore: boolean;
 }) {
   const controls = useContext(ApprovalContext);
-  const approval = (part as { approval?: Approval }).approval ?? {};
+  const { approval } = part;
   const headingId = useId();
   const reasonId = useId();
   const rememberId = useId();
@@ -126,12 +109,12 @@ export function ApprovalCard({
   const requested = part.state === "approval-requested";
   const open = requested && controls.turnId !== null && controls.turnId === turnId;
   const actionable = open && !waitingBefore;
-  const sending = controls.answering !== null && controls.answering === approval.id;
-  const answered = approval.approved !== undefined;
+  const sending = controls.answering !== null && controls.answering === approval?.id;
+  const answered = approval?.approved !== undefined;
   const state = answered ? "answered" : actionable ? "pending" : open ? "waiting" : "closed";
 
   const send = (approved: boolean) => {
-    if (!approval.id || controls.answering) return;
+    if (!approval?.id || controls.answering) return;
     void controls.answer({
       approvalId: approval.id,
       approved,
@@ -144,7 +127,7 @@ export function ApprovalCard({
     <section
       aria-labelledby={headingId}
       data-testid="approval-card"
-      data-approval-id={approval.id}
+      data-approval-id={approval?.id}
       data-state={state}
       className={cx(
         "my-3 rounded-xl border text-sm first:mt-0 last:mb-0",
@@ -158,7 +141,7 @@ export function ApprovalCard({
         <div className="min-w-0 flex-1">
           <h3 id={headingId} className="font-medium text-fg">
             {answered
-              ? approval.approved
+              ? approval?.approved
                 ? "You approved this action"
                 : "You declined this action"
               : `${agentName} asks to act`}
@@ -179,7 +162,7 @@ export function ApprovalCard({
           </div>
         ))}
       </dl>
-      {approval.requestReason ? (
+      {approval?.requestReason ? (
         <p className="mx-3 mt-2 text-[13px] text-fg-muted">
           <span className="text-fg-subtle">{agentName}’s reason: </span>
           {approval.requestReason}
@@ -217,7 +200,7 @@ export function ApprovalCard({
                 className="mt-0.5 size-4 shrink-0 accent-[var(--accent)]"
               />
               <label htmlFor={rememberId} className="text-[13px] text-fg-muted">
-                {rememberLabel(toolName, part.input)}
+                {rememberLabel(part, toolName)}
               </label>
             </div>
             <div className="flex flex-wrap gap-2">
@@ -245,7 +228,7 @@ export function ApprovalCard({
         ) : (
           <p className="text-[13px] text-fg-muted" role={state === "answered" ? undefined : "note"}>
             {state === "answered"
-              ? approval.reason
+              ? approval?.reason
                 ? `Your reason: ${approval.reason}`
                 : part.state === "approval-responded"
                   ? `${agentName} is going on…`

@@ -1,14 +1,12 @@
 "use client";
 // A tool call inside an answer: which tool, how far it got, and — on demand — its input and
 // output (or error), as formatted JSON.
-import type { DynamicToolUIPart, ToolUIPart } from "ai";
 import { ChevronRightIcon, WrenchIcon as ToolIcon } from "lucide-react";
 import { cx } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
+import { type ChatToolPart, forbiddenOutputSchema } from "@/lib/stream/ui-parts";
 
-type AnyToolPart = ToolUIPart | DynamicToolUIPart;
-
-const STATE_LABEL: Record<string, string> = {
+const STATE_LABEL: Record<ChatToolPart["state"], string> = {
   "input-streaming": "Preparing",
   "input-available": "Running",
   "approval-requested": "Waiting for approval",
@@ -18,7 +16,7 @@ const STATE_LABEL: Record<string, string> = {
   "output-denied": "Denied",
 };
 
-export function toolName(part: AnyToolPart): string {
+export function toolName(part: ChatToolPart): string {
   return part.type === "dynamic-tool" ? part.toolName : part.type.slice("tool-".length);
 }
 
@@ -28,14 +26,11 @@ function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
 
-export function ToolCall({ part }: { part: AnyToolPart }) {
+export function ToolCall({ part }: { part: ChatToolPart }) {
   const running = part.state === "input-streaming" || part.state === "input-available";
   // A call the organization's policy forbids answers with a denial instead of running.
   const refused =
-    part.state === "output-available" &&
-    typeof part.output === "object" &&
-    part.output !== null &&
-    (part.output as { denied?: unknown }).denied === true;
+    part.state === "output-available" && forbiddenOutputSchema.safeParse(part.output).success;
   const failed = part.state === "output-error" || part.state === "output-denied" || refused;
   const name = toolName(part);
   return (
@@ -59,7 +54,7 @@ export function ToolCall({ part }: { part: AnyToolPart }) {
             failed ? "bg-danger-subtle text-danger" : "bg-bg-muted text-fg-muted",
           )}
         >
-          {refused ? STATE_LABEL["output-denied"] : (STATE_LABEL[part.state] ?? part.state)}
+          {refused ? STATE_LABEL["output-denied"] : STATE_LABEL[part.state]}
         </span>
         <ChevronRightIcon className="size-3.5 shrink-0 text-fg-subtle transition-transform group-open/tool:rotate-90" />
       </summary>

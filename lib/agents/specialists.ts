@@ -7,7 +7,7 @@
 // reload), is recorded in the state's agent contributions, and reaches the lead as the tool's
 // result. The turn's abort signal is the specialist's: Stop ends both.
 // What it needs of the turn engine and the workstream state comes through ./consultation-host.ts.
-import { isStepCount, type ModelMessage, type Tool, tool, type UIMessageChunk } from "ai";
+import { isStepCount, type ModelMessage, tool, type UIMessageChunk } from "ai";
 import { z } from "zod";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
 import type { HistoryMessage, KeptContext } from "@/lib/context/window";
@@ -168,7 +168,7 @@ export function declareSpecialistTool(): void {
   declareApproval(CONSULT_TOOL, false);
 }
 
-export function consultSpecialistTool(input: ConsultInput): Tool {
+export function consultSpecialistTool(input: ConsultInput) {
   const names = input.specialists.map((agent) => agent.name).join(", ");
   return tool({
     description:

@@ -14,7 +14,7 @@ import { evaluateArithmetic } from "./arithmetic";
 
 const DAY_MS = 86_400_000;
 
-export const TOOLS: Record<string, Tool> = {
+export const TOOLS = {
   current_time: tool({
     description: "The current date and time, optionally in an IANA time zone.",
     strict: true,
@@ -64,10 +64,16 @@ export const TOOLS: Record<string, Tool> = {
       return { from, to, days, weeks: Math.trunc(days / 7) };
     },
   }),
-};
+} satisfies Record<string, Tool>;
 
 export function toolsFor(ids: readonly string[]): Record<string, Tool> {
-  return Object.fromEntries(ids.flatMap((id) => (TOOLS[id] ? [[id, TOOLS[id]]] : [])));
+  const tools: Record<string, Tool> = TOOLS;
+  return Object.fromEntries(
+    ids.flatMap((id) => {
+      const found = Object.hasOwn(tools, id) ? tools[id] : undefined;
+      return found ? [[id, found]] : [];
+    }),
+  );
 }
 
 /** Who a scoped tool acts for: the workstream's owner in its organization, and the turn's agent. */

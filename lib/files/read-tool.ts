@@ -4,7 +4,7 @@
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
-import { registerScopedTool } from "@/lib/agents/tools";
+import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
 import { isAppError } from "@/lib/kernel/errors";
 import { strictSchema } from "@/lib/models/strict-schema";
@@ -81,17 +81,20 @@ const readAttachmentInput = strictSchema(
   }),
 );
 
+/** read_attachment, bound to the owner and the turn it acts for. */
+export function readAttachmentTool({ workstreamId }: ToolScope) {
+  return tool({
+    description:
+      "Reads the text of a file attached in this workstream (PDF, Word, CSV, JSON, Markdown, " +
+      "text), one page of up to " +
+      `${config.files.readPageChars} characters at a time. The attachments and their ids are ` +
+      "listed in the upload metadata. Returns the page, how many pages there are, and the text.",
+    strict: true,
+    inputSchema: readAttachmentInput,
+    execute: ({ fileId, page }) => readAttachment({ workstreamId, fileId, page }),
+  });
+}
+
 export function registerFileTools(): void {
-  registerScopedTool("read_attachment", ({ workstreamId }) =>
-    tool({
-      description:
-        "Reads the text of a file attached in this workstream (PDF, Word, CSV, JSON, Markdown, " +
-        "text), one page of up to " +
-        `${config.files.readPageChars} characters at a time. The attachments and their ids are ` +
-        "listed in the upload metadata. Returns the page, how many pages there are, and the text.",
-      strict: true,
-      inputSchema: readAttachmentInput,
-      execute: ({ fileId, page }) => readAttachment({ workstreamId, fileId, page }),
-    }),
-  );
+  registerScopedTool("read_attachment", readAttachmentTool);
 }

@@ -60,7 +60,7 @@ function toolError(error: unknown): Error {
   return new Error(`${error.message}${max}`);
 }
 
-function rememberTool({ userId, organizationId, agentId, turnId, messageId }: ToolScope) {
+export function rememberTool({ userId, organizationId, agentId, turnId, messageId }: ToolScope) {
   return tool({
     description:
       "Remembers one fact about the member for later workstreams. scope: member (default), " +
@@ -95,7 +95,7 @@ function rememberTool({ userId, organizationId, agentId, turnId, messageId }: To
   });
 }
 
-function recallTool({ userId, organizationId, agentId }: ToolScope) {
+export function recallTool({ userId, organizationId, agentId }: ToolScope) {
   return tool({
     description: "Searches the member's and the organization's memories.",
     strict: true,
@@ -117,33 +117,58 @@ function recallTool({ userId, organizationId, agentId }: ToolScope) {
   });
 }
 
+/** add_memory_note, bound to the owner and the turn it acts for. */
+export function addMemoryNoteTool({ userId, organizationId, workstreamId, agentId }: ToolScope) {
+  return tool({
+    description:
+      "Adds a short note to this workstream's memory block, which you see at the start of " +
+      "every later turn. Use it for a fact, preference, decision or result worth keeping " +
+      `(at most ${STATE_ITEM_MAX} characters, one point per note). Older notes are ` +
+      "summarized automatically; do not repeat a note that is already there.",
+    strict: true,
+    inputSchema: noteInput,
+    execute: async ({ text }) => {
+      const { entry, queued } = await addMemoryNote({
+        workstreamId,
+        organizationId,
+        ownerId: userId,
+        role: agentId,
+        text,
+      });
+      // The note filled the block: the summary job was queued by the same statement.
+      if (queued) wakeJobsSoon();
+      return { noted: true, id: entry.id, role: entry.role, text: entry.text };
+    },
+  });
+}
+
+/** search_history, bound to the owner and the turn it acts for. */
+export function searchHistoryTool({ userId, organizationId, workstreamId }: ToolScope) {
+  return tool({
+    description:
+      "Searches this workstream's earlier messages (the member's and the agents') by words, " +
+      "for something said before that is no longer in view. Write the query as you would " +
+      'in a search box: words, "exact phrases", -excluded. Returns the best matches first, ' +
+      "each with the message id, who wrote it, a snippet and when.",
+    strict: true,
+    inputSchema: searchHistoryInput,
+    execute: async ({ query, limit }) => {
+      const results = await searchHistory({
+        owner: { userId, organizationId },
+        workstreamId,
+        query,
+        limit,
+      });
+      return { query, results };
+    },
+  });
+}
+
 export function registerMemoryTools(): void {
   // This workstream's own notes and history: nothing leaves the workstream.
   declareApproval("add_memory_note", false);
   declareApproval("search_history", false);
-  registerScopedTool("add_memory_note", ({ userId, organizationId, workstreamId, agentId }) =>
-    tool({
-      description:
-        "Adds a short note to this workstream's memory block, which you see at the start of " +
-        "every later turn. Use it for a fact, preference, decision or result worth keeping " +
-        `(at most ${STATE_ITEM_MAX} characters, one point per note). Older notes are ` +
-        "summarized automatically; do not repeat a note that is already there.",
-      strict: true,
-      inputSchema: noteInput,
-      execute: async ({ text }) => {
-        const { entry, queued } = await addMemoryNote({
-          workstreamId,
-          organizationId,
-          ownerId: userId,
-          role: agentId,
-          text,
-        });
-        // The note filled the block: the summary job was queued by the same statement.
-        if (queued) wakeJobsSoon();
-        return { noted: true, id: entry.id, role: entry.role, text: entry.text };
-      },
-    }),
-  );
+  registerScopedTool("add_memory_note", addMemoryNoteTool);
 
   // A memory of the member's own needs no approval; sharing one with the organization does.
   declareApproval(
@@ -153,24 +178,5 @@ export function registerMemoryTools(): void {
   registerScopedTool("remember", rememberTool);
   registerScopedTool("recall", recallTool);
 
-  registerScopedTool("search_history", ({ userId, organizationId, workstreamId }) =>
-    tool({
-      description:
-        "Searches this workstream's earlier messages (the member's and the agents') by words, " +
-        "for something said before that is no longer in view. Write the query as you would " +
-        'in a search box: words, "exact phrases", -excluded. Returns the best matches first, ' +
-        "each with the message id, who wrote it, a snippet and when.",
-      strict: true,
-      inputSchema: searchHistoryInput,
-      execute: async ({ query, limit }) => {
-        const results = await searchHistory({
-          owner: { userId, organizationId },
-          workstreamId,
-          query,
-          limit,
-        });
-        return { query, results };
-      },
-    }),
-  );
+  registerScopedTool("search_history", searchHistoryTool);
 }

@@ -8,7 +8,7 @@
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
-import { registerScopedTool } from "@/lib/agents/tools";
+import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { config } from "@/lib/config";
 import { budgetTokens } from "@/lib/context/window";
 import { strictSchema } from "@/lib/models/strict-schema";
@@ -54,27 +54,30 @@ export function toolsForOfferedSkills<T extends { tools: Record<string, unknown>
   return { ...resolved, tools };
 }
 
+/** use_skill, bound to the owner and the turn it acts for. */
+export function useSkillTool({ userId, organizationId }: ToolScope) {
+  return tool({
+    description:
+      "Returns the steps of one of the skills listed in <skills> (the member's own or the " +
+      "organization's), by its name. Follow the steps for the member's request.",
+    strict: true,
+    inputSchema: useSkillInput,
+    execute: async ({ name }) => {
+      const skill = await findSkillByName({ organizationId, userId, name });
+      if (!skill) {
+        return { found: false, name, message: "There is no skill by that name." };
+      }
+      return {
+        found: true,
+        name: skill.name,
+        whenToUse: skill.whenToUse,
+        steps: skill.steps,
+        shared: skill.ownerId === null,
+      };
+    },
+  });
+}
+
 export function registerSkillTool(): void {
-  registerScopedTool("use_skill", ({ userId, organizationId }) =>
-    tool({
-      description:
-        "Returns the steps of one of the skills listed in <skills> (the member's own or the " +
-        "organization's), by its name. Follow the steps for the member's request.",
-      strict: true,
-      inputSchema: useSkillInput,
-      execute: async ({ name }) => {
-        const skill = await findSkillByName({ organizationId, userId, name });
-        if (!skill) {
-          return { found: false, name, message: "There is no skill by that name." };
-        }
-        return {
-          found: true,
-          name: skill.name,
-          whenToUse: skill.whenToUse,
-          steps: skill.steps,
-          shared: skill.ownerId === null,
-        };
-      },
-    }),
-  );
+  registerScopedTool("use_skill", useSkillTool);
 }

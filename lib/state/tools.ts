@@ -71,58 +71,64 @@ function toolError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** update_workstream_state, bound to the owner and the turn it acts for. */
+export function updateWorkstreamStateTool(scope: ToolScope) {
+  return tool({
+    description: STATE_DESCRIPTION,
+    strict: true,
+    inputSchema: stateDeltaToolInput,
+    execute: async (delta) => {
+      try {
+        const result = await applyStateDelta({
+          ...targetOf(scope),
+          // Model output is never refused for its characters: they are replaced instead.
+          delta: toStorableJson(delta),
+          mode: "evict",
+        });
+        const byId = (pick: (change: ListChange) => readonly string[] | undefined) =>
+          STATE_LISTS.flatMap((list) =>
+            (pick(delta[list] ?? {}) ?? []).map((id) => ({ list, id })),
+          );
+        return {
+          version: result.version,
+          added: result.added,
+          updated: byId((change) => change.update?.map((update) => update.id)),
+          removed: byId((change) => change.remove),
+          evicted: result.lastEvictions.map(({ list, id, text, rule }) => ({
+            list,
+            id,
+            text,
+            why: rule,
+          })),
+        };
+      } catch (error) {
+        throw toolError(error);
+      }
+    },
+  });
+}
+
+/** update_plan, bound to the owner and the turn it acts for. */
+export function updatePlanTool(scope: ToolScope) {
+  return tool({
+    description: PLAN_DESCRIPTION,
+    strict: true,
+    inputSchema: planUpdateInput,
+    execute: async (update) => {
+      try {
+        const { plan } = await writePlan({ ...targetOf(scope), update: toStorableJson(update) });
+        return { title: plan.title, status: plan.status, steps: plan.steps };
+      } catch (error) {
+        throw toolError(error);
+      }
+    },
+  });
+}
+
 export function registerStateTools(): void {
   // The agent's own notes on the work: they change nothing outside this workstream.
   declareApproval("update_workstream_state", false);
   declareApproval("update_plan", false);
-  registerScopedTool("update_workstream_state", (scope) =>
-    tool({
-      description: STATE_DESCRIPTION,
-      strict: true,
-      inputSchema: stateDeltaToolInput,
-      execute: async (delta) => {
-        try {
-          const result = await applyStateDelta({
-            ...targetOf(scope),
-            // Model output is never refused for its characters: they are replaced instead.
-            delta: toStorableJson(delta),
-            mode: "evict",
-          });
-          const byId = (pick: (change: ListChange) => readonly string[] | undefined) =>
-            STATE_LISTS.flatMap((list) =>
-              (pick(delta[list] ?? {}) ?? []).map((id) => ({ list, id })),
-            );
-          return {
-            version: result.version,
-            added: result.added,
-            updated: byId((change) => change.update?.map((update) => update.id)),
-            removed: byId((change) => change.remove),
-            evicted: result.lastEvictions.map(({ list, id, text, rule }) => ({
-              list,
-              id,
-              text,
-              why: rule,
-            })),
-          };
-        } catch (error) {
-          throw toolError(error);
-        }
-      },
-    }),
-  );
-  registerScopedTool("update_plan", (scope) =>
-    tool({
-      description: PLAN_DESCRIPTION,
-      strict: true,
-      inputSchema: planUpdateInput,
-      execute: async (update) => {
-        try {
-          const { plan } = await writePlan({ ...targetOf(scope), update: toStorableJson(update) });
-          return { title: plan.title, status: plan.status, steps: plan.steps };
-        } catch (error) {
-          throw toolError(error);
-        }
-      },
-    }),
-  );
+  registerScopedTool("update_workstream_state", updateWorkstreamStateTool);
+  registerScopedTool("update_plan", updatePlanTool);
 }

@@ -2,9 +2,21 @@
 // reads it: the message metadata and every data part as zod schemas (useChat validates what
 // arrives against them), the turn's status vocabulary derived from its schema, and the tools
 // typed from the server's definitions. Plain zod and types only: the browser loads this module.
-import type { InferUITools, UIMessage } from "ai";
+import type { DynamicToolUIPart, InferUITool, InferUITools, Tool, ToolUIPart, UIMessage } from "ai";
 import { z } from "zod";
+import type { consultSpecialistTool } from "@/lib/agents/specialists";
 import type { TOOLS } from "@/lib/agents/tools";
+import type { readAttachmentTool } from "@/lib/files/read-tool";
+import type {
+  addMemoryNoteTool,
+  recallTool,
+  rememberTool,
+  searchHistoryTool,
+} from "@/lib/memory/tools";
+import type { useSkillTool } from "@/lib/skills/tools";
+import type { updatePlanTool, updateWorkstreamStateTool } from "@/lib/state/tools";
+import type { completeOnboardingTool } from "@/lib/workstreams/onboarding-tool";
+import type { sendMessageTool } from "@/lib/workstreams/send-message";
 
 export const messageMetadataSchema = z.object({
   agentId: z.string().optional(),
@@ -83,6 +95,36 @@ export type ChatDataParts = {
   [K in keyof typeof dataPartSchemas]: z.infer<(typeof dataPartSchemas)[K]>;
 };
 
-export type ChatTools = InferUITools<typeof TOOLS>;
+type UIToolOf<Factory extends (...args: never[]) => Tool> = InferUITool<ReturnType<Factory>>;
+
+/**
+ * Every tool an agent may be given, typed from the server's own definitions: the plain tools, and
+ * the scoped ones each domain builds per turn. A tool part's input and output are what the tool
+ * declares; the browser imports only these types.
+ */
+export type ChatTools = InferUITools<typeof TOOLS> & {
+  consult_specialist: UIToolOf<typeof consultSpecialistTool>;
+  read_attachment: UIToolOf<typeof readAttachmentTool>;
+  add_memory_note: UIToolOf<typeof addMemoryNoteTool>;
+  remember: UIToolOf<typeof rememberTool>;
+  recall: UIToolOf<typeof recallTool>;
+  search_history: UIToolOf<typeof searchHistoryTool>;
+  use_skill: UIToolOf<typeof useSkillTool>;
+  update_workstream_state: UIToolOf<typeof updateWorkstreamStateTool>;
+  update_plan: UIToolOf<typeof updatePlanTool>;
+  complete_onboarding: UIToolOf<typeof completeOnboardingTool>;
+  send_message: UIToolOf<typeof sendMessageTool>;
+};
 
 export type ChatMessage = UIMessage<MessageMetadata, ChatDataParts, ChatTools>;
+
+/** A tool call in a message: one of the agents' tools, or one no longer declared (dynamic). */
+export type ChatToolPart = ToolUIPart<ChatTools> | DynamicToolUIPart;
+
+/**
+ * What a call the organization's policy forbids returns instead of running, whichever tool it
+ * was: the member's UI shows it as refused, the model reads it as a denial.
+ */
+export const forbiddenOutputSchema = z.object({ denied: z.literal(true), reason: z.string() });
+
+export type ForbiddenOutput = z.infer<typeof forbiddenOutputSchema>;

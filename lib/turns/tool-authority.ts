@@ -15,6 +15,7 @@ import {
 } from "@/lib/agents/authority";
 import { activeGrants, recordDecision } from "@/lib/approvals/store";
 import type { KeptContext } from "@/lib/context/window";
+import type { ForbiddenOutput } from "@/lib/stream/ui-parts";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import type { StageScope } from "./bus";
 import type { HookContext } from "./hooks";
@@ -80,9 +81,6 @@ export function toolApprovalFor({
     return approvalStatus(verdict);
   };
 }
-
-/** What a forbidden call returns: the member's UI shows it, the model reads it as a denial. */
-export type ForbiddenOutput = { denied: true; reason: string };
 
 /**
  * The tools with each one the organization's policy forbids replaced by a refusal: the call

@@ -3,29 +3,32 @@
 import "server-only";
 import { tool } from "ai";
 import { z } from "zod";
-import { registerScopedTool } from "@/lib/agents/tools";
+import { registerScopedTool, type ToolScope } from "@/lib/agents/tools";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { completeOnboarding } from "./onboarding";
 
 // Built once: the tool is bound per turn, its schema is not (see lib/agents/tools.ts).
 const noInput = strictSchema(z.object({}));
 
+/** complete_onboarding, bound to the owner and the turn it acts for. */
+export function completeOnboardingTool({ userId, organizationId }: ToolScope) {
+  return tool({
+    description:
+      "Completes the member's onboarding: sets up their specialist agents and core " +
+      "workstreams. Call it once the member has told you what they work on and is ready.",
+    strict: true,
+    inputSchema: noInput,
+    execute: async () => {
+      const result = await completeOnboarding({ userId, organizationId });
+      return {
+        completed: true,
+        alreadyComplete: !result.changed,
+        provisioned: result.provisioned.map((workstream) => workstream.title),
+      };
+    },
+  });
+}
+
 export function registerOnboardingTool(): void {
-  registerScopedTool("complete_onboarding", ({ userId, organizationId }) =>
-    tool({
-      description:
-        "Completes the member's onboarding: sets up their specialist agents and core " +
-        "workstreams. Call it once the member has told you what they work on and is ready.",
-      strict: true,
-      inputSchema: noInput,
-      execute: async () => {
-        const result = await completeOnboarding({ userId, organizationId });
-        return {
-          completed: true,
-          alreadyComplete: !result.changed,
-          provisioned: result.provisioned.map((workstream) => workstream.title),
-        };
-      },
-    }),
-  );
+  registerScopedTool("complete_onboarding", completeOnboardingTool);
 }

@@ -150,6 +150,19 @@ export async function relayMessage({
   return { workstreamId: row.target_id ?? "", title, messageId };
 }
 
+/** send_message, bound to the owner and the turn it acts for. */
+export function sendMessageTool(scope: ToolScope) {
+  return tool({
+    description: DESCRIPTION,
+    strict: true,
+    inputSchema: sendMessageInput,
+    execute: async ({ workstreamId, text }) => {
+      const sent = await relayMessage({ scope, target: workstreamId, text });
+      return { sent: true, workstreamId: sent.workstreamId, title: sent.title };
+    },
+  });
+}
+
 export function registerSendMessageTool(): void {
   // A grant covers messages to one workstream, named as the agent named it.
   declareApproval("send_message", true, {
@@ -158,15 +171,5 @@ export function registerSendMessageTool(): void {
       return typeof target === "string" ? target.trim().toLowerCase() : null;
     },
   });
-  registerScopedTool("send_message", (scope) =>
-    tool({
-      description: DESCRIPTION,
-      strict: true,
-      inputSchema: sendMessageInput,
-      execute: async ({ workstreamId, text }) => {
-        const sent = await relayMessage({ scope, target: workstreamId, text });
-        return { sent: true, workstreamId: sent.workstreamId, title: sent.title };
-      },
-    }),
-  );
+  registerScopedTool("send_message", sendMessageTool);
 }
