@@ -55,7 +55,9 @@ function rendered(call: Call | undefined, owner: Owner): string {
     .filter((message) => message.role === "system")
     .map((message) => message.content)
     .join("\n\n---\n\n")
-    .replaceAll(owner.name, "<member>");
+    .replaceAll(owner.name, "<member>")
+    // State items carry generated ids.
+    .replace(/\[([a-z]+)_[0-9a-z]+\]/g, "[$1_<id>]");
   const tools = (call.options.tools ?? []).map((tool) =>
     tool.type === "function"
       ? [
@@ -96,7 +98,7 @@ describe("what the model is sent", () => {
     const turnId = await turn(owner, "hello");
     const chief = calls.find((call) => call.agentId === "chief");
     await expect(rendered(chief, owner)).toMatchFileSnapshot(
-      "./__snapshots__/model-request.chief-direct.md",
+      "./__snapshots__/model-request.chief-direct.txt",
     );
     const record = await contextOf(turnId);
     console.info(
@@ -113,7 +115,7 @@ describe("what the model is sent", () => {
     const chief = calls.find((call) => call.agentId === "chief");
     expect(chief?.options.tools?.map((tool) => tool.name)).toContain("consult_specialist");
     await expect(rendered(chief, owner)).toMatchFileSnapshot(
-      "./__snapshots__/model-request.chief-group.md",
+      "./__snapshots__/model-request.chief-group.txt",
     );
     const record = await contextOf(turnId);
     console.info(
@@ -130,7 +132,7 @@ describe("what the model is sent", () => {
       }
       const specialist = calls.find((call) => call.agentId === agentId);
       await expect(rendered(specialist, owner)).toMatchFileSnapshot(
-        `./__snapshots__/model-request.${agentId}.md`,
+        `./__snapshots__/model-request.${agentId}.txt`,
       );
     }
   });
