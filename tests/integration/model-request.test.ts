@@ -127,8 +127,10 @@ describe("what the model is sent", () => {
       ["writer", "Writer"],
     ] as const) {
       if (agentId !== "analyst") {
+        // A workstream of its own, so the state it reads holds no earlier consultation.
+        const fresh = { ...member, workstreamId: (await createGroup(member.client, name)).id };
         calls.length = 0;
-        await turn(owner, `ask the ${name}: what should we check first?`);
+        await turn(fresh, `ask the ${name}: what should we check first?`);
       }
       const specialist = calls.find((call) => call.agentId === agentId);
       await expect(rendered(specialist, owner)).toMatchFileSnapshot(
