@@ -13,6 +13,7 @@ const TABS = [
   { href: "/admin/jobs", label: "Background jobs" },
   { href: "/admin/approvals", label: "Approvals" },
   { href: "/admin/tool-policy", label: "Tool policy" },
+  { href: "/admin/models", label: "Models" },
 ] as const;
 
 export function AdminTabs() {

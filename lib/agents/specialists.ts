@@ -22,6 +22,7 @@ import type { WorkstreamMessage } from "@/lib/turns/messages";
 import type { WorkstreamRow } from "@/lib/workstreams/queries";
 import { declareApproval } from "./approval-policy";
 import { consultationHost } from "./consultation-host";
+import { agentInstructions } from "./instructions";
 import type { ResolvedAgent } from "./resolve-agent";
 
 export const CONSULT_TOOL = "consult_specialist";
@@ -94,8 +95,11 @@ export function specialistPrompt({
   kept,
   history,
   question,
+  tools,
 }: {
   specialist: AgentConfig;
+  /** The tools the specialist is offered (its configured ones by default). */
+  tools?: readonly string[];
   lead: Pick<AgentConfig, "name">;
   kept: Pick<KeptContext, "state" | "plan">;
   history: readonly HistoryMessage[];
@@ -105,7 +109,7 @@ export function specialistPrompt({
     omitCurrentPlan: kept.plan?.status === "active",
   });
   const instructions = [
-    specialist.persona,
+    agentInstructions(specialist, tools),
     `${lead.name}, who leads this group workstream, is consulting you. Answer their question ` +
       "for them in a few short paragraphs; they will bring your answer to the member.",
     state || "<workstream-state>\n</workstream-state>",
@@ -158,8 +162,13 @@ export type ConsultInput = {
 // Wrapped once, so the SDK converts it to JSON Schema once (see lib/agents/tools.ts).
 const consultSchema = strictSchema(
   z.object({
-    specialist: z.string().trim().min(1).max(64),
-    question: z.string().trim().min(1).max(4_000),
+    specialist: z.string().trim().min(1).max(64).describe('Their name, e.g. "Analyst".'),
+    question: z
+      .string()
+      .trim()
+      .min(1)
+      .max(4_000)
+      .describe('Self-contained, e.g. "Is leasing at 4,000 a month cheaper than buying?"'),
   }),
 );
 
@@ -173,7 +182,10 @@ export function consultSpecialistTool(input: ConsultInput) {
   return tool({
     description:
       `Asks a specialist of this group workstream (${names}) a question and returns their ` +
-      "answer. They see the workstream state and the latest messages, not the whole history.",
+      "answer, which you then bring to the member. Use it when the question needs their " +
+      "depth: research, numbers and trade-offs, or a polished draft; not for what you can " +
+      "answer yourself. They see the workstream state and the latest messages, not the whole " +
+      "history, so put what they need in the question.",
     strict: true,
     inputSchema: consultSchema,
     execute: ({ specialist, question }, { toolCallId }) => {
@@ -222,6 +234,7 @@ async function consult(
       kept: input.kept,
       history: input.history,
       question,
+      tools: Object.keys(resolved.tools),
     });
     const calls = engine.nestedToolCalls({
       tools: resolved.tools,

@@ -16,9 +16,18 @@ const DAY_MS = 86_400_000;
 
 export const TOOLS = {
   current_time: tool({
-    description: "The current date and time, optionally in an IANA time zone.",
+    description:
+      "Returns the current date and time, in UTC or in an IANA time zone. Use it whenever the " +
+      "answer depends on today's date or the time of day; never guess the date.",
     strict: true,
-    inputSchema: strictSchema(z.object({ timeZone: z.string().optional() })),
+    inputSchema: strictSchema(
+      z.object({
+        timeZone: z
+          .string()
+          .optional()
+          .describe('An IANA time zone, e.g. "Europe/Paris"; null for UTC.'),
+      }),
+    ),
     execute: async ({ timeZone }) => {
       const now = new Date();
       let zone = timeZone ?? "UTC";
@@ -36,16 +45,31 @@ export const TOOLS = {
   }),
   calculate: tool({
     description:
-      "Evaluates an arithmetic expression exactly as written: + - * / % ^, parentheses and " +
-      "decimal numbers, e.g. (1200 * 0.15) / 4.",
+      "Evaluates an arithmetic expression exactly: + - * / % ^, parentheses and decimals. Use " +
+      "it for any sum, percentage or conversion the member will rely on instead of working it " +
+      "out yourself; not for dates (days_between).",
     strict: true,
-    inputSchema: strictSchema(z.object({ expression: z.string().min(1).max(500) })),
+    inputSchema: strictSchema(
+      z.object({
+        expression: z
+          .string()
+          .min(1)
+          .max(500)
+          .describe('The expression, e.g. "(1200 * 0.15) / 4".'),
+      }),
+    ),
     execute: async ({ expression }) => ({ expression, value: evaluateArithmetic(expression) }),
   }),
   word_count: tool({
-    description: "Counts the words, characters and sentences of a text.",
+    description:
+      "Counts the words, characters and sentences of a text. Use it to check a draft against a " +
+      "length the member asked for before you hand it over; not for anything else.",
     strict: true,
-    inputSchema: strictSchema(z.object({ text: z.string().max(100_000) })),
+    inputSchema: strictSchema(
+      z.object({
+        text: z.string().max(100_000).describe('The exact text, e.g. "We launch on 12 March."'),
+      }),
+    ),
     execute: async ({ text }) => {
       const trimmed = text.trim();
       return {
@@ -56,9 +80,17 @@ export const TOOLS = {
     },
   }),
   days_between: tool({
-    description: "Whole days from one ISO date (YYYY-MM-DD) to another; negative if it is earlier.",
+    description:
+      "Counts whole days and weeks from one date to another, negative when `to` is earlier. " +
+      "Use it for deadlines and durations, not for times of day; call current_time first when " +
+      "one of the dates is today.",
     strict: true,
-    inputSchema: strictSchema(z.object({ from: z.iso.date(), to: z.iso.date() })),
+    inputSchema: strictSchema(
+      z.object({
+        from: z.iso.date().describe('The first date, e.g. "2026-03-01".'),
+        to: z.iso.date().describe('The second date, e.g. "2026-03-12".'),
+      }),
+    ),
     execute: async ({ from, to }) => {
       const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
       return { from, to, days, weeks: Math.trunc(days / 7) };

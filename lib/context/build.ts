@@ -1,5 +1,5 @@
 // COMPOSE_REQUEST: the model's view of the workstream, assembled within the model's window. The
-// instructions are the agent's persona and then, in this order, the pre-seeded memories, the
+// instructions are the agent's own (its persona and what it keeps, lib/agents/instructions.ts) and then, in this order, the pre-seeded memories, the
 // retrieved knowledge, the execution plan, the workstream state, the memory block, the sections
 // `buildExtraInstructionSections` hooks add, and the upload metadata; each section has a token
 // budget and is cut by whole items (the least important first). The messages are the history
@@ -11,6 +11,7 @@
 // metadata with its id for read_attachment. What was sent is recorded by section, with token
 // counts only (attachments count toward the history section).
 import { asSchema, convertToModelMessages, type ModelMessage, type Tool } from "ai";
+import { agentInstructions } from "@/lib/agents/instructions";
 import type { Viewer } from "@/lib/auth/viewer";
 import { type AgentConfig, config } from "@/lib/config";
 import { fileIdOf } from "@/lib/files/attach";
@@ -330,12 +331,16 @@ export async function composeRequest(input: ComposeInput): Promise<ComposedReque
   const reservedOutput = reservedOutputOf(window);
   const planActive = kept.plan?.status === "active";
 
+  const instructionsText = agentInstructions(
+    agent,
+    input.tools ? Object.keys(input.tools) : agent.tools,
+  );
   const persona: Fitted = {
-    text: agent.persona,
+    text: instructionsText,
     record: {
       name: "instructions",
-      tokens: budgetTokens(agent.persona),
-      budget: budgetTokens(agent.persona),
+      tokens: budgetTokens(instructionsText),
+      budget: budgetTokens(instructionsText),
       items: 1,
       cut: 0,
     },

@@ -76,8 +76,14 @@ export async function readAttachment({
 // Built once: the tool is bound per turn, its schema is not (see lib/agents/tools.ts).
 const readAttachmentInput = strictSchema(
   z.object({
-    fileId: z.string().min(1).max(100).describe("The attachment's id (file_…)."),
-    page: z.number().int().min(1).max(10_000).optional().describe("Which page (default 1)."),
+    fileId: z.string().min(1).max(100).describe('The id in <upload-metadata>, e.g. "file_8f2k1q".'),
+    page: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe("Which page, e.g. 2; null for the first."),
   }),
 );
 
@@ -86,9 +92,10 @@ export function readAttachmentTool({ workstreamId }: ToolScope) {
   return tool({
     description:
       "Reads the text of a file attached in this workstream (PDF, Word, CSV, JSON, Markdown, " +
-      "text), one page of up to " +
-      `${config.files.readPageChars} characters at a time. The attachments and their ids are ` +
-      "listed in the upload metadata. Returns the page, how many pages there are, and the text.",
+      `text), one page of up to ${config.files.readPageChars} characters at a time. Use it ` +
+      "when the member asks about a file listed in <upload-metadata> as not attached to the " +
+      "message, or for its next page; not for files attached to the message. Returns the " +
+      "page, how many pages there are, and the text.",
     strict: true,
     inputSchema: readAttachmentInput,
     execute: ({ fileId, page }) => readAttachment({ workstreamId, fileId, page }),

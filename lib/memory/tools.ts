@@ -20,36 +20,67 @@ import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchHistory } from "./search"
 import { createMemory } from "./store";
 
 const RECALL_LIMIT_MAX = 10;
+const RECALL_LIMIT_DEFAULT = 5;
 
 // Built once: the tools are bound per turn, their schemas are not (see lib/agents/tools.ts).
 const rememberInput = strictSchema(
   z.object({
-    text: z.string().trim().min(1).max(config.memory.textMaxChars),
-    scope: z.enum(["member", "agent", "organization"]).optional(),
-    importance: z.number().int().min(1).max(10).optional(),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(config.memory.textMaxChars)
+      .describe('One self-contained fact, e.g. "Leads the data platform team at Acme".'),
+    scope: z
+      .enum(["member", "agent", "organization"])
+      .optional()
+      .describe('Who it is kept for, e.g. "member" (null means member).'),
+    importance: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .optional()
+      .describe(`1 to 10, e.g. 8; null for ${config.memory.rememberedImportance}.`),
   }),
 );
 const recallInput = strictSchema(
   z.object({
-    query: z.string().trim().min(1).max(200),
-    limit: z.number().int().min(1).max(RECALL_LIMIT_MAX).optional(),
+    query: z.string().trim().min(1).max(200).describe('What to look for, e.g. "report format".'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(RECALL_LIMIT_MAX)
+      .optional()
+      .describe(`How many, e.g. 3; null for ${RECALL_LIMIT_DEFAULT}.`),
   }),
 );
 const noteInput = strictSchema(
   z.object({
-    text: z.string().trim().min(1).max(STATE_ITEM_MAX).describe("The note, one point."),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(STATE_ITEM_MAX)
+      .describe('One point, e.g. "Wants the summary before the details".'),
   }),
 );
 const searchHistoryInput = strictSchema(
   z.object({
-    query: z.string().trim().min(1).max(200).describe("Words to look for."),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .describe('Words as in a search box, e.g. "venue deposit" -refund.'),
     limit: z
       .number()
       .int()
       .min(1)
       .max(SEARCH_LIMIT_MAX)
       .optional()
-      .describe(`How many matches to return (default ${SEARCH_LIMIT_DEFAULT}).`),
+      .describe(`How many matches, e.g. 3; null for ${SEARCH_LIMIT_DEFAULT}.`),
   }),
 );
 
@@ -63,8 +94,10 @@ function toolError(error: unknown): Error {
 export function rememberTool({ userId, organizationId, agentId, turnId, messageId }: ToolScope) {
   return tool({
     description:
-      "Remembers one fact about the member for later workstreams. scope: member (default), " +
-      "agent (only you), organization (shared with everyone; the member approves it first).",
+      "Keeps one lasting fact about the member for later workstreams: their role, work or " +
+      "preferences. Use it when they tell you one, above all while onboarding; not for this " +
+      "workstream's progress, never for another member. scope: member (default), agent (you " +
+      "alone) or organization (everyone; the member approves it first).",
     strict: true,
     inputSchema: rememberInput,
     execute: async ({ text, scope = "member", importance }) => {
@@ -97,14 +130,17 @@ export function rememberTool({ userId, organizationId, agentId, turnId, messageI
 
 export function recallTool({ userId, organizationId, agentId }: ToolScope) {
   return tool({
-    description: "Searches the member's and the organization's memories.",
+    description:
+      "Searches the memories kept for this member and their organization. Use it when an " +
+      "earlier workstream may hold the answer (a preference, a past decision, a contact); not " +
+      "for this workstream's messages (search_history). Returns the best matches first.",
     strict: true,
     inputSchema: recallInput,
     execute: async ({ query, limit }, { abortSignal }) => {
       const { memories, failure } = await retrieveMemories({
         reader: { organizationId, userId, agentId },
         text: query,
-        limit: limit ?? 5,
+        limit: limit ?? RECALL_LIMIT_DEFAULT,
         abortSignal,
       });
       return {
@@ -121,10 +157,11 @@ export function recallTool({ userId, organizationId, agentId }: ToolScope) {
 export function addMemoryNoteTool({ userId, organizationId, workstreamId, agentId }: ToolScope) {
   return tool({
     description:
-      "Adds a short note to this workstream's memory block, which you see at the start of " +
-      "every later turn. Use it for a fact, preference, decision or result worth keeping " +
-      `(at most ${STATE_ITEM_MAX} characters, one point per note). Older notes are ` +
-      "summarized automatically; do not repeat a note that is already there.",
+      "Adds a short note to this workstream's memory block, shown to you as <memory-block> " +
+      "in every later turn here. Use it for a result or preference you will need again in " +
+      "this workstream; not for decisions, constraints or tasks (update_workstream_state) " +
+      "nor for lasting facts about the member (remember). One point per note, at most " +
+      `${STATE_ITEM_MAX} characters; do not repeat a note already there.`,
     strict: true,
     inputSchema: noteInput,
     execute: async ({ text }) => {
@@ -146,10 +183,10 @@ export function addMemoryNoteTool({ userId, organizationId, workstreamId, agentI
 export function searchHistoryTool({ userId, organizationId, workstreamId }: ToolScope) {
   return tool({
     description:
-      "Searches this workstream's earlier messages (the member's and the agents') by words, " +
-      "for something said before that is no longer in view. Write the query as you would " +
-      'in a search box: words, "exact phrases", -excluded. Returns the best matches first, ' +
-      "each with the message id, who wrote it, a snippet and when.",
+      "Searches this workstream's earlier messages, the member's and the agents', by words. " +
+      "Use it when the member refers to something said before that is no longer in view; " +
+      "not for other workstreams (recall) or for what <workstream-state> shows. Returns the " +
+      "best matches first, each with the message id, who wrote it, a snippet and when.",
     strict: true,
     inputSchema: searchHistoryInput,
     execute: async ({ query, limit }) => {

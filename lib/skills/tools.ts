@@ -37,7 +37,12 @@ export function skillsSection(skills: readonly OfferedSkill[]): string | null {
 // Built once: the tool is bound per turn, its schema is not (see lib/agents/tools.ts).
 const useSkillInput = strictSchema(
   z.object({
-    name: z.string().trim().min(1).max(config.skills.nameMaxChars).describe("The skill's name."),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(config.skills.nameMaxChars)
+      .describe('The name as listed, e.g. "Weekly report".'),
   }),
 );
 
@@ -58,8 +63,9 @@ export function toolsForOfferedSkills<T extends { tools: Record<string, unknown>
 export function useSkillTool({ userId, organizationId }: ToolScope) {
   return tool({
     description:
-      "Returns the steps of one of the skills listed in <skills> (the member's own or the " +
-      "organization's), by its name. Follow the steps for the member's request.",
+      "Returns the steps of a skill listed in <skills>, the member's own or their " +
+      "organization's. Use it when the member's request fits a listed skill, then follow its " +
+      "steps; not for a skill that is not listed.",
     strict: true,
     inputSchema: useSkillInput,
     execute: async ({ name }) => {

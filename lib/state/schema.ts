@@ -134,15 +134,23 @@ export const executionPlanSchema = z.object({
 export type ExecutionPlan = z.infer<typeof executionPlanSchema>;
 
 /** What `update_plan` takes: the whole plan as it should now read (steps in order). */
+// The descriptions are what the model reads of each field (the tool's input is this schema).
 export const planUpdateSchema = z.strictObject({
-  title: itemText.optional(),
-  status: z.enum(PLAN_STATUSES).optional(),
+  title: itemText.optional().describe('Needed to start one, e.g. "Move the office"'),
+  status: z.enum(PLAN_STATUSES).optional().describe('e.g. "completed"; null keeps it'),
   steps: z
     .array(
-      z.strictObject({ title: itemText, status: z.enum(PLAN_STEP_STATUSES).default("pending") }),
+      z.strictObject({
+        title: itemText.describe('e.g. "Book the movers"'),
+        status: z
+          .enum(PLAN_STEP_STATUSES)
+          .default("pending")
+          .describe('e.g. "done"; null for pending'),
+      }),
     )
     .max(PLAN_MAX_STEPS)
-    .optional(),
+    .optional()
+    .describe("Every step in order; null keeps them"),
 });
 export type PlanUpdate = z.infer<typeof planUpdateSchema>;
 

@@ -20,13 +20,29 @@ import {
 const ITEM: JSONSchema7 = {
   type: "object",
   properties: {
-    id: { type: "string" },
-    text: { type: "string", maxLength: STATE_ITEM_MAX },
-    rationale: { type: "string", maxLength: STATE_ITEM_MAX },
-    confidence: { type: "number", minimum: 0, maximum: 1 },
-    status: { enum: [...TASK_STATUSES] },
-    binding: { type: "boolean" },
-    agentId: { type: "string" },
+    id: { type: "string", description: 'e.g. "d2"' },
+    text: {
+      type: "string",
+      maxLength: STATE_ITEM_MAX,
+      description: 'e.g. "Budget capped at 20k EUR"',
+    },
+    rationale: {
+      type: "string",
+      maxLength: STATE_ITEM_MAX,
+      description: 'Decisions: why, e.g. "ops know it"',
+    },
+    confidence: {
+      type: "number",
+      minimum: 0,
+      maximum: 1,
+      description: "Decisions, e.g. 0.8",
+    },
+    status: { enum: [...TASK_STATUSES], description: 'Tasks, e.g. "done"' },
+    binding: {
+      type: "boolean",
+      description: "Constraints: false if only proposed, e.g. true",
+    },
+    agentId: { type: "string", description: 'Contributions, e.g. "analyst"' },
   },
 };
 
@@ -35,9 +51,17 @@ const ITEM: JSONSchema7 = {
 const CHANGES: JSONSchema7 = {
   type: ["object", "null"],
   properties: {
-    add: { type: "array", items: { $ref: "#/$defs/item" } },
-    update: { type: "array", items: { $ref: "#/$defs/item" } },
-    remove: { type: "array", items: { type: "string" } },
+    add: {
+      type: "array",
+      items: { $ref: "#/$defs/item" },
+      description: 'e.g. [{"text": "Book the venue"}]',
+    },
+    update: {
+      type: "array",
+      items: { $ref: "#/$defs/item" },
+      description: 'e.g. [{"id": "t2", "status": "done"}]',
+    },
+    remove: { type: "array", items: { type: "string" }, description: 'e.g. ["r1"]' },
   },
 };
 

@@ -28,22 +28,23 @@ const LIMITS_TEXT = Object.entries(STATE_LIMITS)
   .join(", ");
 
 const STATE_DESCRIPTION =
-  "Records what matters in this workstream; you see it as <workstream-state> every turn. Per " +
-  "list: add (new items), update (id + only the fields to change), remove (ids, shown in " +
-  "brackets). Fields: every item has text (max 500 chars); keyDecisions also rationale and " +
-  "confidence (0-1); tasks status (open, in_progress, done); activeConstraints binding (false if " +
-  "only proposed); agentContributions agentId. Other lists: currentPlan (one line; use " +
-  "update_plan for steps), openQuestions, risks, artifacts. " +
-  `Limits: ${LIMITS_TEXT}. Past a limit the least important item is evicted (done tasks, ` +
-  "low-confidence decisions, else oldest) and the result lists it. Mark finished tasks done.";
+  "Records what this workstream has settled, shown to you as <workstream-state> every turn: " +
+  "activeConstraints, keyDecisions, tasks, openQuestions, risks, artifacts, currentPlan (one " +
+  "line) and agentContributions. Use it in the same turn the member states a constraint, " +
+  "agrees a decision, takes on a task or raises a question or risk; not for small talk, for " +
+  "what is already listed, or for plan steps (update_plan). Per list send add, update (an id " +
+  "and the fields that change) or remove (ids), and null for the lists you leave alone. " +
+  `Limits: ${LIMITS_TEXT}; past one the least important item is evicted and the result says ` +
+  "which. Mark finished tasks done.";
 
 const PLAN_DESCRIPTION =
-  "Writes the execution plan for this workstream: the ordered steps you are following, shown to " +
-  "you as <execution-plan-state> at the start of every turn. Send the whole list of steps as it " +
-  "should now read (steps whose title is unchanged keep their id), with their statuses: " +
-  "pending, in_progress (one at a time), done, skipped or blocked. Starting a plan needs a title. " +
-  "Set status to completed when every step is done, or abandoned when the plan no longer " +
-  "applies; the next update_plan then starts a new plan. Use it for work of three or more steps.";
+  "Writes the execution plan you are following, shown to you as <execution-plan-state> every " +
+  "turn. Use it when the member agrees work of three or more steps, and again when a step " +
+  "starts, finishes or is blocked; not for a single task (update_workstream_state) or a plan " +
+  "still being discussed. Send the whole list of steps as it should now read, with statuses " +
+  "(one in_progress at a time); steps whose title is unchanged keep their id. Set status " +
+  "completed when every step is done, or abandoned when it no longer applies; the next " +
+  "update_plan then starts a new plan.";
 
 // Wrapped once, so the SDK converts it to JSON Schema once (see lib/agents/tools.ts).
 const planUpdateInput = strictSchema(planUpdateSchema);

@@ -35,7 +35,8 @@ export type ModelCallName =
   | "memory-facts"
   | "skills"
   | "compaction"
-  | "embedding";
+  | "embedding"
+  | "model-check";
 
 /**
  * What a model call asks of the AI SDK's telemetry: nothing when off; no content by default.

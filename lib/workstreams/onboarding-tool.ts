@@ -15,7 +15,8 @@ export function completeOnboardingTool({ userId, organizationId }: ToolScope) {
   return tool({
     description:
       "Completes the member's onboarding: sets up their specialist agents and core " +
-      "workstreams. Call it once the member has told you what they work on and is ready.",
+      "workstreams. Call it once, when the member has said what they work on and wants to " +
+      "start; not on a first hello, and not again once it is done. It takes no parameters.",
     strict: true,
     inputSchema: noInput,
     execute: async () => {

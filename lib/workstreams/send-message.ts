@@ -23,13 +23,29 @@ export const SEND_MESSAGE_MAX_CHARS = 4_000;
 // Every turn sends the model this definition, so it is kept short: the fields explain themselves
 // through the description.
 const DESCRIPTION =
-  "Posts text as your message in another of the member's workstreams (workstreamId: its id " +
-  "or exact title); no reply starts there. The member approves it first; give the reason.";
+  "Posts text as your message in another of the member's workstreams; no reply starts there. " +
+  "Use it only when the member asks you to pass something on to another workstream; not to " +
+  "answer here. The member approves each message first.";
 
 export const sendMessageSchema = z.strictObject({
-  workstreamId: z.string().trim().min(1).max(200),
-  text: z.string().trim().min(1).max(SEND_MESSAGE_MAX_CHARS),
-  reason: z.string().trim().max(300).optional(),
+  workstreamId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe('The target\'s id or exact title, e.g. "Launch plan".'),
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .max(SEND_MESSAGE_MAX_CHARS)
+    .describe('The message, e.g. "The launch moved to 12 March."'),
+  reason: z
+    .string()
+    .trim()
+    .max(300)
+    .optional()
+    .describe('Why, for the member approving it, e.g. "You asked me to tell the team."'),
 });
 
 /** The model sees the bare shape (strict mode); the limits are checked on the way in (an error it sees). */

@@ -28,14 +28,14 @@ import { LiveFollower, waitFor } from "./workstreams-support/helpers";
 vi.hoisted(() => {
   process.env.OFFLINE_MODEL_CHUNK_DELAY_MS = "0";
   process.env.WORKSTREAMS_RATE_LIMIT_TURNS = "0";
-  process.env.WORKSTREAMS_CONTEXT_WINDOW = "4000";
+  process.env.WORKSTREAMS_CONTEXT_WINDOW = "4400";
   process.env.WORKSTREAMS_COMPACTION_WAIT_MS = "20000";
 });
 
-// The agent's persona and tool definitions alone take ~1,400 tokens: a window of 4,000 (1,000
-// kept for the answer) leaves room for the summary and the newest turns.
-const WINDOW = 4000;
-const RESERVED = 1000;
+// The agent's instructions and tool definitions alone take ~2,800 tokens: a window of 4,400 (a
+// quarter kept for the answer) leaves room for the summary and the newest turns.
+const WINDOW = 4400;
+const RESERVED = WINDOW / 4;
 
 const app = appHarness({ wire: wireDomains });
 let alice: Owner;

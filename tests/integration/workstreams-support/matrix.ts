@@ -166,6 +166,10 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
     path: (f) => `/api/workstreams/${f.workstreamId}/grants/${f.grantId}`,
   },
   "GET /api/admin/tool-policy": { expected: adminOnly(200), path: () => "/api/admin/tool-policy" },
+  "POST /api/admin/models/check": {
+    expected: adminOnly(200),
+    path: () => "/api/admin/models/check",
+  },
   "PUT /api/admin/tool-policy": {
     expected: adminOnly(200),
     path: () => "/api/admin/tool-policy",
