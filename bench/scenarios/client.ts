@@ -65,18 +65,12 @@ export type FetchedWeight = {
 export const AFTER_LOAD_MS = 4_000;
 
 async function launchChromium() {
-  const { chromium } = await import("@playwright/test");
-  return chromium.launch({
-    executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  // Loaded on first use: most benchmark runs open no browser.
+  const [{ chromium }, { chromiumLaunchOptions }] = await Promise.all([
+    import("@playwright/test"),
+    import("../../e2e/support/chromium"),
+  ]);
+  return chromium.launch(chromiumLaunchOptions);
 }
 
 /**
