@@ -57,12 +57,12 @@ run() { # dir label db build
     echo "$out" | tail -20 >&2
     return 1
   }
-  printf '%-8s %-6s %s\n' "$label" "$db" "$(echo "$out" | grep -E "^$db " | head -1)"
+  printf '%-8s %s\n' "$label" "$(echo "$out" | grep -E "^$db " | head -1)"
 }
 
 echo "before: $sha (worktree $old); after: the working tree of $repo; $turns turns per run"
 header=$(cd "$repo" && grep -E "^server +turns" bench/results/latest.md | head -1 || true)
-[[ -n $header ]] && printf '%-8s %-6s %s\n' "" "" "$header"
+[[ -n $header ]] && printf '%-8s %s\n' "" "$header"
 IFS=, read -r -a dblist <<<"$dbs"
 for ((pair = 1; pair <= pairs; pair++)); do
   for db in "${dblist[@]}"; do
