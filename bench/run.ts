@@ -45,7 +45,13 @@ import { round, summarize } from "./lib/stats";
 import { type BenchUser, signUpUser, signUpUsers } from "./lib/users";
 import { runApprovals } from "./scenarios/approvals";
 import { runAttachments } from "./scenarios/attachments";
-import { chatPageScripts, chatRouteWeight, ratio, timeToUsable } from "./scenarios/client";
+import {
+  chatPageScripts,
+  chatRouteWeight,
+  ratio,
+  timeToFirstCharacter,
+  timeToUsable,
+} from "./scenarios/client";
 import { runConcurrency } from "./scenarios/concurrency";
 import { sampleComposeMs, seedFullContext } from "./scenarios/full-turn";
 import { runHistory } from "./scenarios/history";
@@ -617,6 +623,23 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
           }),
         );
       }
+      let firstCharacter: Awaited<ReturnType<typeof timeToFirstCharacter>> | undefined;
+      if (first && Date.now() < softDeadline) {
+        log(`${db}: Chromium, POST to the answer's first character on screen`);
+        // Messages the model answers without a first-token delay, as in the plain turn.
+        const texts = await zeroDelayMessages(
+          options.clientRepeats + 1,
+          (i) =>
+            `Browser turn ${i}: name the next step for team ${i}. [words:${options.overheadWords}]`,
+        );
+        firstCharacter = await timeToFirstCharacter({
+          baseUrl: server.url,
+          client: first.user.client,
+          workstreamId: first.user.workstreamId,
+          texts,
+          selector: options.composerSelector,
+        });
+      }
       const small = usable.find((u) => u.messages === Math.min(...options.clientMessages));
       const large = usable.find((u) => u.messages === Math.max(...options.clientMessages));
       const ok = usable.length > 0 && usable.every((u) => u.ms.n > 0);
@@ -626,6 +649,7 @@ async function runDatabase(db: DbKind, build: AppBuild, inputs: Inputs): Promise
         weight,
         ...(fetched ? { fetched } : {}),
         usable,
+        ...(firstCharacter ? { firstCharacter } : {}),
         ...(small && large && ok ? { ratio: ratio(large.ms.p50, small.ms.p50) } : {}),
         ...(ok ? {} : { note: usable.find((u) => u.firstError)?.firstError ?? "no samples" }),
       };

@@ -1,9 +1,13 @@
 // The production build the benchmark serves with `next start`. Others edit and rebuild the repo
 // while a benchmark runs, so the servers never run from the repo's own `.next`: either a fresh
 // `.next` is copied (when its BUILD_ID is newer than every source file and no build is running),
-// or the current sources are copied and built privately. Both live in .data/bench/app (git-ignored,
-// inside the repo so Turbopack's root and node_modules resolve as usual) and are reused while the
-// sources do not change.
+// or the sources are copied and built privately. The copy is the tree as git sees it (tracked and
+// untracked files, not ignored ones), so a commit builds as its own checkout does and no list of
+// folders has to follow the repo. Both live in .data/bench/app (git-ignored, inside the repo so
+// Turbopack's root and node_modules resolve as usual) and are reused while the sources do not
+// change. A checkout nobody else touches (bench/ab.sh's base worktree) is built and served where it
+// is instead (`in-place`).
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   cpSync,
@@ -25,54 +29,41 @@ const APP_DIR = path.join(REPO, ".data", "bench", "app");
 // destroys the last good one.
 const STAGING_DIR = path.join(REPO, ".data", "bench", "app-staging");
 const NEXT_BIN = path.join(REPO, "node_modules", "next", "dist", "bin", "next");
-
-const SOURCE_DIRS = ["app", "components", "lib", "db", "inngest", "public", "hooks", "styles"];
-const SOURCE_FILES = [
-  "instrumentation.ts",
-  "middleware.ts",
-  "proxy.ts",
-  "next.config.ts",
-  "postcss.config.mjs",
-  "tsconfig.json",
-  "package.json",
-  "package-lock.json",
-  "next-env.d.ts",
-];
+const IN_PLACE_STAMP = path.join(REPO, ".next", "bench-stamp.json");
 
 export type AppBuild = {
   dir: string;
   buildId: string;
-  source: "snapshot" | "shadow-build" | "stale-snapshot";
+  source: "snapshot" | "shadow-build" | "stale-snapshot" | "in-place";
   fingerprint: string;
   buildSeconds?: number;
   warning?: string;
 };
 
-function isTestFile(file: string): boolean {
-  return /\.(test|spec)\.[cm]?[tj]sx?$/.test(file);
+/** The repo's files as git sees them: tracked and untracked, without the ignored ones. */
+function treeFiles(): string[] {
+  const out = execFileSync(
+    "git",
+    ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    {
+      cwd: REPO,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  // --cached also lists tracked files deleted from the working tree.
+  return [...new Set(out.split("\0").filter(Boolean))]
+    .filter((file) => existsSync(path.join(REPO, file)))
+    .sort();
 }
 
-function walk(dir: string, out: string[]): void {
-  let entries: import("node:fs").Dirent[] = [];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) walk(full, out);
-    else if (entry.isFile() && !isTestFile(entry.name)) out.push(full);
-  }
-}
+// Changes here cannot reach the build, so they do not make a build stale. Leaving a folder off
+// this list costs a rebuild, never a stale build.
+const NOT_BUILT = /^(tests|e2e|docs|bench|scripts|\.ci)\/|\.md$|\.(test|spec)\.[cm]?[tj]sx?$/;
 
+/** The files a build is made from, relative to the repo. */
 function sourceFiles(): string[] {
-  const files: string[] = [];
-  for (const dir of SOURCE_DIRS) walk(path.join(REPO, dir), files);
-  for (const file of SOURCE_FILES) {
-    if (existsSync(path.join(REPO, file))) files.push(path.join(REPO, file));
-  }
-  return files.sort();
+  return treeFiles().filter((file) => !NOT_BUILT.test(file));
 }
 
 /** Content hash of the build inputs, and the newest modification time among them. */
@@ -80,10 +71,10 @@ function fingerprintSources(): { fingerprint: string; newestMs: number } {
   const hash = createHash("sha1");
   let newestMs = 0;
   for (const file of sourceFiles()) {
-    const stat = statSync(file);
-    newestMs = Math.max(newestMs, stat.mtimeMs);
-    hash.update(path.relative(REPO, file));
-    hash.update(readFileSync(file));
+    const full = path.join(REPO, file);
+    newestMs = Math.max(newestMs, statSync(full).mtimeMs);
+    hash.update(file);
+    hash.update(readFileSync(full));
   }
   return { fingerprint: hash.digest("hex").slice(0, 16), newestMs };
 }
@@ -115,25 +106,16 @@ function readStamp(): { fingerprint?: string; buildId?: string; source?: string 
   }
 }
 
-function copyRuntimeFiles(target: string): void {
-  // What `next start` and the app read at run time besides `.next`.
-  // next.config.ts loads the Node version check before anything else.
-  for (const file of [
-    "next.config.ts",
-    "package.json",
-    "tsconfig.json",
-    "root/node-version.cjs",
-    "root/dev-origins.ts",
-  ]) {
-    if (!existsSync(path.join(REPO, file))) continue;
+/**
+ * The tree as git sees it, copied to `target`: what `next build` compiles and what `next start`
+ * reads besides `.next` (next.config.ts and the files it imports, db/migrations, public/).
+ */
+function copyTree(target: string): void {
+  for (const file of treeFiles()) {
+    // No lockfile in the copy: Turbopack's root stays the repo, so node_modules resolves there.
+    if (file === "package-lock.json") continue;
     mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
     cpSync(path.join(REPO, file), path.join(target, file));
-  }
-  cpSync(path.join(REPO, "db", "migrations"), path.join(target, "db", "migrations"), {
-    recursive: true,
-  });
-  if (existsSync(path.join(REPO, "public"))) {
-    cpSync(path.join(REPO, "public"), path.join(target, "public"), { recursive: true });
   }
 }
 
@@ -155,7 +137,7 @@ function snapshot(target: string): string | null {
       );
     },
   });
-  copyRuntimeFiles(target);
+  copyTree(target);
   const after = existsSync(path.join(nextDir, "BUILD_ID"))
     ? readFileSync(path.join(nextDir, "BUILD_ID"), "utf8").trim()
     : "";
@@ -163,29 +145,11 @@ function snapshot(target: string): string | null {
   return before;
 }
 
-async function shadowBuild(
-  target: string,
-  log: (line: string) => void,
-): Promise<{ buildId: string; seconds: number }> {
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(target, { recursive: true });
-  for (const dir of SOURCE_DIRS) {
-    const src = path.join(REPO, dir);
-    if (!existsSync(src)) continue;
-    cpSync(src, path.join(target, dir), {
-      recursive: true,
-      filter: (file) => !isTestFile(path.basename(file)),
-    });
-  }
-  for (const file of SOURCE_FILES) {
-    // No lockfile in the copy: Turbopack's root stays the repo, so node_modules resolves there.
-    if (file === "package-lock.json") continue;
-    if (existsSync(path.join(REPO, file))) cpSync(path.join(REPO, file), path.join(target, file));
-  }
+/** `next build` in `dir`; throws with the end of its output when it fails. */
+async function nextBuild(dir: string): Promise<{ buildId: string; seconds: number }> {
   const started = Date.now();
-  log(`building a private copy of the sources in ${path.relative(REPO, target)} (next build)…`);
   const child = spawnTracked(process.execPath, [NEXT_BIN, "build"], {
-    cwd: target,
+    cwd: dir,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -203,14 +167,48 @@ async function shadowBuild(
     const tail = output.trim().split("\n").slice(-25).join("\n");
     throw new Error(`next build failed (exit ${child.exitCode ?? child.signalCode}):\n${tail}`);
   }
-  return { buildId: readFileSync(path.join(target, ".next", "BUILD_ID"), "utf8").trim(), seconds };
+  return { buildId: readFileSync(path.join(dir, ".next", "BUILD_ID"), "utf8").trim(), seconds };
+}
+
+async function shadowBuild(
+  target: string,
+  log: (line: string) => void,
+): Promise<{ buildId: string; seconds: number }> {
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  copyTree(target);
+  log(`building a private copy of the sources in ${path.relative(REPO, target)} (next build)…`);
+  return nextBuild(target);
+}
+
+/**
+ * The repo's own `.next`, built where the repo is unless a build of these very sources is there
+ * already. Only for a checkout nobody else edits or builds.
+ */
+async function inPlaceBuild(fingerprint: string, log: (line: string) => void): Promise<AppBuild> {
+  let stamp: { fingerprint?: string; buildId?: string } = {};
+  try {
+    stamp = JSON.parse(readFileSync(IN_PLACE_STAMP, "utf8"));
+  } catch {
+    // not built here yet
+  }
+  if (stamp.fingerprint === fingerprint && stamp.buildId) {
+    log(`reusing the build in ${REPO}/.next (sources unchanged)`);
+    return { dir: REPO, buildId: stamp.buildId, source: "in-place", fingerprint };
+  }
+  log(`building ${REPO} where it is (next build)…`);
+  const { buildId, seconds } = await nextBuild(REPO);
+  writeFileSync(IN_PLACE_STAMP, JSON.stringify({ fingerprint, buildId }));
+  log(`built in ${seconds.toFixed(0)} s (BUILD_ID ${buildId})`);
+  return { dir: REPO, buildId, source: "in-place", fingerprint, buildSeconds: seconds };
 }
 
 export async function prepareApp(
-  mode: "auto" | "snapshot" | "shadow" | "reuse",
+  mode: "auto" | "snapshot" | "shadow" | "reuse" | "in-place",
   log: (line: string) => void,
 ): Promise<AppBuild> {
   const { fingerprint, newestMs } = fingerprintSources();
+  if (mode === "in-place") return inPlaceBuild(fingerprint, log);
   const stamp = readStamp();
   if (mode === "reuse") {
     if (!stamp.buildId || !existsSync(path.join(APP_DIR, ".next", "BUILD_ID"))) {
@@ -278,7 +276,6 @@ export async function prepareApp(
   for (let attempt = 1; attempt <= 2; attempt++) {
     try {
       const { buildId, seconds } = await shadowBuild(STAGING_DIR, log);
-      copyRuntimeFiles(STAGING_DIR);
       swapIn();
       log(`built in ${seconds.toFixed(0)} s (BUILD_ID ${buildId})`);
       return saveStamp({

@@ -60,8 +60,11 @@ export type Options = {
   clientMessages: number[];
   clientRepeats: number;
   composerSelector: string;
-  /** auto: reuse a fresh `.next` (copied) or build a private copy of the sources. */
-  build: "auto" | "snapshot" | "shadow" | "reuse";
+  /**
+   * auto: reuse a fresh `.next` (copied) or build a private copy of the sources; in-place: build
+   * and serve the repo where it is (a checkout nobody else edits, such as bench/ab.sh's base).
+   */
+  build: "auto" | "snapshot" | "shadow" | "reuse" | "in-place";
   keep: boolean;
   /** The app servers reach Postgres through the cluster's Unix-domain socket, not loopback TCP. */
   pgSocket: boolean;
@@ -92,16 +95,21 @@ const HELP = `npm run bench -- [flags]
   --chunk-delay=MS                             OFFLINE_MODEL_CHUNK_DELAY_MS (default 0)
   --history-messages=N --history-requests=N
   --client-messages=10,10000 --client-repeats=N --composer-selector=CSS
-  --build=auto|snapshot|shadow|reuse           how the production build is obtained: auto
+  --build=auto|snapshot|shadow|reuse|in-place  how the production build is obtained: auto
                                                copies a fresh .next or builds a private copy
                                                of the sources; reuse serves the last bench
-                                               build even if the sources changed
+                                               build even if the sources changed; in-place
+                                               builds and serves the checkout where it is
+                                               (only for one nobody else edits)
   --pg-socket                                  the app servers reach Postgres through the
                                                cluster's Unix-domain socket (?host=DIR in
                                                their DATABASE_URL), not loopback TCP
   --keep                                       keep temp dirs and the bench databases
   --deadline=SECONDS                           hard limit for the whole run
   --verbose                                    print server output
+
+  BENCH_PORTS=3500-3599                        the servers listen on the first free port of
+                                               this range (default: a port the system picks)
 `;
 
 function list(value: string): string[] {
@@ -254,8 +262,14 @@ export function parseOptions(argv: readonly string[]): Options {
         options.composerSelector = value;
         break;
       case "build":
-        if (value !== "auto" && value !== "snapshot" && value !== "shadow" && value !== "reuse") {
-          throw new Error("--build is auto, snapshot, shadow or reuse");
+        if (
+          value !== "auto" &&
+          value !== "snapshot" &&
+          value !== "shadow" &&
+          value !== "reuse" &&
+          value !== "in-place"
+        ) {
+          throw new Error("--build is auto, snapshot, shadow, reuse or in-place");
         }
         options.build = value;
         break;

@@ -3,7 +3,12 @@
 
 import type { ApprovalsResult } from "../scenarios/approvals";
 import type { AttachmentsResult } from "../scenarios/attachments";
-import type { BundleWeight, FetchedWeight, UsableResult } from "../scenarios/client";
+import type {
+  BundleWeight,
+  FetchedWeight,
+  FirstCharacterResult,
+  UsableResult,
+} from "../scenarios/client";
 import type { LevelResult } from "../scenarios/concurrency";
 import type { SeededContext } from "../scenarios/full-turn";
 import type { HistoryResult } from "../scenarios/history";
@@ -73,6 +78,7 @@ export type Results = {
     weight?: BundleWeight | null;
     fetched?: FetchedWeight;
     usable?: UsableResult[];
+    firstCharacter?: FirstCharacterResult;
     ratio?: number;
   };
   goals: Goal[];
@@ -743,6 +749,13 @@ export function formatReport(results: Results): string {
         `usable page (composer enabled) with ${usable.messages.toLocaleString("en")} messages: ` +
           `p50 ${f(usable.ms.p50, 0)} ms, max ${f(usable.ms.max, 0)} ms over ${usable.ms.n}` +
           (usable.errors ? ` (${usable.errors} errors: ${usable.firstError})` : ""),
+      );
+    }
+    const fc = client.firstCharacter;
+    if (fc) {
+      out.push(
+        `POST → the answer's first character on screen: p50 ${f(fc.ms.p50, 0)} ms, max ${f(fc.ms.max, 0)} ms over ${fc.ms.n}` +
+          (fc.errors ? ` (${fc.errors} errors: ${fc.firstError})` : ""),
       );
     }
   } else {

@@ -70,17 +70,34 @@ export class SqlTrace {
 
 export const BENCH_SECRET = "bench-only-secret-0123456789-abcdefghijklmnop";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+function listenable(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const probe = createServer();
     probe.unref();
-    probe.on("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
+    probe.on("error", () => resolve(null));
+    probe.listen(port, "127.0.0.1", () => {
       const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
+      const bound = typeof address === "object" && address ? address.port : null;
+      probe.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A port nothing listens on: the first free one of BENCH_PORTS (`3500-3599`), on a machine where
+ * ports are handed out per person, else one the system picks.
+ */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? "");
+  if (!range) {
+    const port = await listenable(0);
+    if (port === null) throw new Error("no free port");
+    return port;
+  }
+  for (let port = Number(range[1]); port <= Number(range[2]); port++) {
+    if ((await listenable(port)) !== null) return port;
+  }
+  throw new Error(`no free port in BENCH_PORTS=${process.env.BENCH_PORTS}`);
 }
 
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,11 +1,13 @@
 // 5. Client weight and long histories: all JavaScript Chromium fetches for the chat page (from
 // navigation until 4 s after `load`, lazy chunks included), the route's first-load JS from the
 // build's route-bundle-stats.json for comparison, and the time until the chat page is usable
-// (composer enabled) for a workstream with few and with many messages.
+// (composer enabled) for a workstream with few and with many messages, and the time from the
+// page's POST to the answer's first character on screen.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
+import { chromiumLaunchOptions } from "../lib/chromium";
 import type { Client } from "../lib/http";
 import { round, type Summary, summarize } from "../lib/stats";
 
@@ -65,18 +67,9 @@ export type FetchedWeight = {
 export const AFTER_LOAD_MS = 4_000;
 
 async function launchChromium() {
+  // Loaded on first use: most benchmark runs open no browser.
   const { chromium } = await import("@playwright/test");
-  return chromium.launch({
-    executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  return chromium.launch(chromiumLaunchOptions);
 }
 
 /**
@@ -192,6 +185,89 @@ export async function timeToUsable(input: {
     errors,
     ...(firstError ? { firstError } : {}),
   };
+}
+
+export type FirstCharacterResult = { ms: Summary; errors: number; firstError?: string };
+
+/**
+ * ms from the page's POST of a message (`…/messages`, as the page's own fetch starts it) until
+ * the first character of the answer is on screen: the new assistant message's body (below its
+ * name) holds text. Measured in the page with performance.now(); one unmeasured turn first.
+ */
+export async function timeToFirstCharacter(input: {
+  baseUrl: string;
+  client: Client;
+  workstreamId: string;
+  texts: readonly string[];
+  selector: string;
+}): Promise<FirstCharacterResult> {
+  const browser = await launchChromium();
+  const samples: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  try {
+    const context = await signedInContext(browser, input);
+    // The page's POST start, seen by wrapping its fetch before any of its scripts run.
+    await context.addInitScript(() => {
+      const w = window as unknown as { __benchPostAt?: number };
+      const original = window.fetch.bind(window);
+      window.fetch = (resource, init) => {
+        const url =
+          typeof resource === "string" ? resource : String((resource as Request).url ?? resource);
+        if (init?.method === "POST" && /\/messages(\?|$)/.test(url))
+          w.__benchPostAt ??= performance.now();
+        return original(resource, init);
+      };
+    });
+    const page = await context.newPage();
+    await page.goto(`${input.baseUrl}/w/${encodeURIComponent(input.workstreamId)}`, {
+      waitUntil: "load",
+      timeout: 60_000,
+    });
+    for (const [i, text] of input.texts.entries()) {
+      try {
+        const composer = page.locator(input.selector).first();
+        await composer.waitFor({ state: "visible", timeout: 60_000 });
+        const before = await page.locator('article[data-role="assistant"]').count();
+        await page.evaluate(() => {
+          (window as unknown as { __benchPostAt?: number }).__benchPostAt = undefined;
+        });
+        await composer.fill(text);
+        await composer.press("Enter");
+        const handle = await page.waitForFunction(
+          (known: number) => {
+            const w = window as unknown as { __benchPostAt?: number };
+            const articles = document.querySelectorAll('article[data-role="assistant"]');
+            if (w.__benchPostAt === undefined || articles.length <= known) return false;
+            const body = articles[articles.length - 1]?.querySelector(":scope > div");
+            if (!body?.textContent?.trim()) return false;
+            return performance.now() - w.__benchPostAt;
+          },
+          before,
+          { timeout: 60_000, polling: "raf" },
+        );
+        const ms = (await handle.jsonValue()) as number;
+        if (i > 0) samples.push(ms);
+        // The turn ends (the answer gets its footer) before the next one starts.
+        await page.waitForFunction(
+          () => {
+            const articles = document.querySelectorAll('article[data-role="assistant"]');
+            return articles[articles.length - 1]?.querySelector("footer") != null;
+          },
+          undefined,
+          { timeout: 60_000 },
+        );
+        await page.waitForTimeout(500);
+      } catch (error) {
+        errors++;
+        firstError ??= error instanceof Error ? error.message.split("\n")[0] : String(error);
+      }
+    }
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+  return { ms: summarize(samples), errors, ...(firstError ? { firstError } : {}) };
 }
 
 export function ratio(a: number, b: number): number {

@@ -1,23 +1,11 @@
-// The browser every Playwright run uses: Debian's Chromium (never a downloaded one), with the
-// flags this machine's closed network needs. Both configs take their project from here.
+// The browser every Playwright run uses; both configs take their project from here. Its launch
+// options are the benchmark's too (bench/lib/chromium.ts).
 import { devices, type Project } from "@playwright/test";
+import { chromiumLaunchOptions } from "../../bench/lib/chromium";
 
 export function chromiumProject(name: string): Project {
   return {
     name,
-    use: {
-      ...devices["Desktop Chrome"],
-      launchOptions: {
-        executablePath: process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? "/usr/bin/chromium",
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          "--no-first-run",
-        ],
-      },
-    },
+    use: { ...devices["Desktop Chrome"], launchOptions: chromiumLaunchOptions },
   };
 }
