@@ -666,6 +666,33 @@ describe("embedded runner", () => {
     expect(left).toEqual([recent.id, pending.id].toSorted());
   });
 
+  it("J2 a failed job is kept 30 days by default (a day's completed ones are gone by then), then deleted", async () => {
+    const clock = fakeClock(Date.UTC(2027, 0, 1));
+    const fn = testFunction({ retries: 0 }, async () => {
+      throw new Error("always fails");
+    });
+    const runner = createEmbeddedRunner({
+      functions: [fn],
+      clock,
+      processId: "j2-keep-failed",
+      pollIntervalMs: 5,
+      onFailure: async () => {},
+    });
+    runners.push(runner);
+    await enqueue(runner, eventFor(fn, { note: "failed" }));
+    expect(await runner.runDue()).toBe(1);
+    expect((await jobsOf(fn)).map((job) => job.state)).toEqual(["failed"]);
+    // Past a completed job's day, within the failed one's 30 days: kept.
+    clock.advance(2 * 86_400_000);
+    runner.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await jobsOf(fn)).toHaveLength(1);
+    await runner.stop();
+    clock.advance(28 * 86_400_000 + 1);
+    runner.start();
+    await vi.waitFor(async () => expect(await jobsOf(fn)).toEqual([]), { timeout: 20_000 });
+  });
+
   it("J3 outbox events are taken over once, even by two servers' outboxes at once, and their jobs run once", async () => {
     const clock = fakeClock(Date.now() + 1_000);
     const { ran, fn } = notingFunction();
