@@ -57,12 +57,22 @@ export function startJobs({ busy }: { busy?: () => boolean } = {}): void {
     const runner = createEmbeddedRunner({ functions: JOBS, busy });
     state.runner = runner;
     runner.start();
-    startOutbox({
-      kind: "embedded",
-      adopt: (events) => runner.adopt(events),
-      enqueue: (tx, events) => runner.handOver(tx, events),
-      enqueued: () => runner.wake(),
-    });
+    startOutbox(
+      {
+        kind: "embedded",
+        enqueue: async (tx, events) => {
+          await runner.enqueue(tx, events);
+        },
+        enqueued: () => runner.wake(),
+      },
+      {
+        failedRuns: {
+          requeue: (tx, runId) => runner.requeueFailed(tx, runId),
+          discard: (tx, runId) => runner.discardFailed(tx, runId),
+          requeued: () => runner.wake(),
+        },
+      },
+    );
   }
 }
 

@@ -308,6 +308,13 @@ export const config = {
      * last events to reach its clients first and for turns ending together to share one pass.
      */
     wakeDelayMs: intFromEnv("WORKSTREAMS_JOBS_WAKE_DELAY_MS", 100),
+    /** How long the embedded runner keeps a completed job (a re-sent event is recognised). */
+    keepCompletedMs: durationFromEnv("WORKSTREAMS_JOBS_KEEP_COMPLETED", 86_400_000),
+    /**
+     * How long a failed job is kept, with its failure record in the admin's Background jobs tab
+     * (where it can be retried or discarded), in either engine.
+     */
+    keepFailedMs: durationFromEnv("WORKSTREAMS_JOBS_KEEP_FAILED", 30 * 86_400_000),
   },
   approvals: {
     /**

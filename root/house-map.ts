@@ -107,6 +107,4 @@ export const ALLOWED_FOR_NOW: ReadonlyArray<{ from: string; to: string; removedB
  * issue that moves its write behind the port. The list may only shrink. (A database trigger of
  * migration 0016 queues an organization's file deletion; it is the database's own write.)
  */
-export const OUTBOX_WRITERS_FOR_NOW: ReadonlyArray<{ file: string; removedBy: string }> = [
-  { file: "inngest/runner/store.ts", removedBy: "issue 46: the runner is retired" },
-];
+export const OUTBOX_WRITERS_FOR_NOW: ReadonlyArray<{ file: string; removedBy: string }> = [];

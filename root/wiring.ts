@@ -63,7 +63,7 @@ function onBusEvent(event: BusEvent): void {
         : notifyWorkstreamChanged({ workstreamId: event.workstreamId, reason: "running" }),
     );
     // The turn's closing statement queued its post-turn event; hand it over shortly.
-    if (event.type === "SessionTurnEnd" && event.queuedEvent) wakeJobsSoon(event.queuedEvent);
+    if (event.type === "SessionTurnEnd" && event.queuedEvent) wakeJobsSoon();
   }
 }
 

@@ -1,13 +1,16 @@
 // The failed background jobs of the organization, newest first: a table from 640px up, stacked
-// rows below. Titles, counts and error codes only; a job's record holds no content.
+// rows below, each with Retry and Discard. Titles, counts and error codes only; a job's record
+// holds no content.
 import type { FailedJob } from "@/lib/admin/failed-jobs";
+import { FailedJobActions } from "./failed-job-actions";
 
 const COLUMNS = [
   { label: "Job", className: "py-2 pr-4 font-medium" },
   { label: "Workstream", className: "py-2 pr-4 font-medium" },
   { label: "Error", className: "py-2 pr-4 font-medium" },
   { label: "Attempts", className: "py-2 pr-4 text-right font-medium" },
-  { label: "Failed", className: "py-2 font-medium" },
+  { label: "Failed", className: "py-2 pr-4 font-medium" },
+  { label: "Actions", className: "py-2 font-medium" },
 ] as const;
 
 function When({ iso }: { iso: string }) {
@@ -45,6 +48,7 @@ export function FailedJobsTable({ jobs }: { jobs: FailedJob[] }) {
       </h2>
       <p className="text-sm text-fg-muted">
         Jobs that gave up after their retries, newest first. The turns themselves were not affected.
+        Retry runs a job once more; Discard removes it.
       </p>
       <table className="w-full border-collapse text-sm">
         <thead className="sr-only sm:not-sr-only">
@@ -74,8 +78,11 @@ export function FailedJobsTable({ jobs }: { jobs: FailedJob[] }) {
                 <span className="sm:hidden">Attempts: </span>
                 {job.attempts}
               </td>
-              <td className="text-fg-muted sm:py-2.5">
+              <td className="text-fg-muted sm:py-2.5 sm:pr-4">
                 <When iso={job.failedAt} />
+              </td>
+              <td className="sm:py-2.5">
+                <FailedJobActions id={job.id} name={job.functionName} />
               </td>
             </tr>
           ))}

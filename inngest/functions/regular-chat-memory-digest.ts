@@ -23,9 +23,9 @@ export const regularChatMemoryDigest = defineJob({
   when: { key: "event.data.onboarding", equals: false },
   flow: {
     retries: 3,
-    // The run reads the organization's slices since its cursor, not its event: once a wait is
-    // at its cap, a later turn's event adds nothing (the embedded runner then stores no job).
-    debounce: { key: "event.data.organizationId", period: "15m", timeout: "15m", keyOnly: true },
+    // The run reads the organization's slices since its cursor, not its event: the first turn
+    // starts the wait and the run, at most 15 minutes later, covers every turn since then.
+    debounce: { key: "event.data.organizationId", period: "15m", timeout: "15m" },
     // A run that takes longer than the period does not overlap the next one.
     concurrency: { key: "event.data.organizationId", limit: 1 },
   },

@@ -5,22 +5,22 @@
 import "server-only";
 import { type Db, getDb, type Tx } from "@/db/client";
 import { type JobFailure, recordJobFailure } from "@/inngest/failures/record";
+import { config } from "@/lib/config";
 import type { AnyJobDefinition, JobEvent } from "@/lib/jobs/define";
 import { errorClass } from "@/lib/kernel/error-class";
 import { PROCESS_ID } from "@/lib/kernel/process-id";
 import { executeJob, type Settled } from "./execute";
 import { type FunctionPlan, planOf, retentionMs } from "./plan";
 import {
-  adoptEvents,
   anyDue,
-  type CappedWait,
   claimFree,
   claimJob,
-  deleteCompleted,
+  deleteFailed,
+  deleteFinished,
   hasFlowControl,
   insertJobs,
-  isTransaction,
   type JobRow,
+  requeueFailed,
 } from "./store";
 
 export type Clock = { now(): number };
@@ -50,6 +50,8 @@ export type EmbeddedRunnerOptions = {
    */
   busy?: () => boolean;
   maxYieldMs?: number;
+  /** How long completed and failed jobs are kept; config.jobs by default. */
+  keep?: { completedMs: number; failedMs: number };
 };
 
 export type EmbeddedRunner = {
@@ -59,19 +61,10 @@ export type EmbeddedRunner = {
    * Returns how many jobs were added.
    */
   enqueue(db: Db | Tx, events: JobEvent[]): Promise<number>;
-  /**
-   * `enqueue` inside the caller's transaction, with what the runner learns from it kept only once
-   * the caller says the transaction committed.
-   */
-  handOver(tx: Tx, events: JobEvent[]): Promise<{ queued: number; committed(): void }>;
-  /**
-   * Takes events over from the outbox in one statement (their jobs inserted, the events marked
-   * handed over); returns how many were taken, or null when a function's flow control needs the
-   * transaction of `enqueue` instead. While no live turn runs here and there is room, the jobs
-   * that can run at once are inserted claimed by this process and started (no claim of their
-   * own); for any others it wakes itself.
-   */
-  adopt(events: JobEvent[]): Promise<number | null>;
+  /** Queues a failed job again, in the caller's transaction; false when there is none by the id. */
+  requeueFailed(tx: Tx, id: string): Promise<boolean>;
+  /** Deletes a failed job, in the caller's transaction. */
+  discardFailed(tx: Tx, id: string): Promise<void>;
   /** Begins polling (timers do not keep the process alive). */
   start(): void;
   /** Stops polling and waits, for a bounded time, for the jobs running here to settle. */
@@ -88,13 +81,6 @@ const STOP_WAIT_MS = 10_000;
 const CLEANUP_EVERY_MS = 60 * 60_000;
 const CLEANUP_BATCH = 1_000;
 const YIELD_POLL_MS = 20;
-/**
- * A capped wait stops covering later events this long before it is due: another server (whose
- * clock may run a little ahead) could claim it by then, and an event after its run has read
- * must start a new one.
- */
-const CAPPED_MARGIN_MS = 60_000;
-const CAPPED_MAX_ENTRIES = 10_000;
 
 /** Exponential from 2 s, capped at 10 minutes, with jitter so failed jobs do not retry in step. */
 export function defaultBackoffMs(attempt: number): number {
@@ -129,33 +115,7 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     onFailure: options.onFailure ?? recordJobFailure,
   };
 
-  // Key-only debounce waits this runner saw committed at their cap, by function and key: until
-  // shortly before they are due, a later event of the key changes nothing for that function.
-  const capped = new Map<string, number>();
-  const cappedKey = (functionId: string, key: string) => `${functionId}\u0000${key}`;
-  const keepCapped = (waits: readonly CappedWait[]) => {
-    for (const wait of waits) {
-      if (!definitions.get(wait.functionId)?.flow.debounce?.keyOnly) continue;
-      if (capped.size >= CAPPED_MAX_ENTRIES) {
-        const now = clock.now();
-        for (const [key, dueAt] of capped) if (dueAt - CAPPED_MARGIN_MS <= now) capped.delete(key);
-        if (capped.size >= CAPPED_MAX_ENTRIES) capped.clear();
-      }
-      capped.set(cappedKey(wait.functionId, wait.key), wait.dueAt);
-    }
-  };
-  const settled = (plan: FunctionPlan, key: string): boolean => {
-    if (!plan.debounce?.keyOnly) return false;
-    const dueAt = capped.get(cappedKey(plan.id, key));
-    if (dueAt === undefined) return false;
-    if (clock.now() < dueAt - CAPPED_MARGIN_MS) return true;
-    capped.delete(cappedKey(plan.id, key));
-    return false;
-  };
-
   const running = new Set<Promise<void>>();
-  // Room an adoption under way may fill with jobs it claims as it inserts them.
-  let reserved = 0;
   let draining: Promise<number> | undefined;
   let woken = false;
   // Someone asked since the last claim (an enqueue, a poll, runDue), not only a job settling.
@@ -193,8 +153,6 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
         running.delete(run);
         // A retry may be due at once (no backoff): that asks for a claim like an enqueue.
         notify({ ask: settled === "requeued" });
-        // A job an adoption started has no claiming loop waiting for it.
-        if (settled === "requeued" && !draining) runner.wake();
       });
     running.add(run);
   }
@@ -241,7 +199,7 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
       }
       asked = false;
       const limit = crowded ? 1 : maxRunning;
-      const room = limit - running.size - reserved;
+      const room = limit - running.size;
       exhausted = false;
       if (room > 0) {
         const round = await claimFree(db, free, controlled, owner, clock.now(), leaseMs, room);
@@ -279,13 +237,20 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
     return current;
   }
 
-  /** Hourly, a batch of old completed rows; a full batch means more: the next poll goes on. */
+  /** Hourly, a batch of old finished rows; a full batch means more: the next poll goes on. */
   async function cleanup(): Promise<void> {
     const now = clock.now();
     if (now - lastCleanup < CLEANUP_EVERY_MS) return;
-    const deleted = await deleteCompleted(
+    const keep = options.keep ?? {
+      completedMs: config.jobs.keepCompletedMs,
+      failedMs: config.jobs.keepFailedMs,
+    };
+    const deleted = await deleteFinished(
       await database(),
-      now - retentionMs(plans),
+      {
+        completedBefore: now - retentionMs(plans, keep.completedMs),
+        failedBefore: now - keep.failedMs,
+      },
       CLEANUP_BATCH,
     );
     if (deleted < CLEANUP_BATCH) lastCleanup = now;
@@ -306,33 +271,9 @@ export function createEmbeddedRunner(options: EmbeddedRunnerOptions): EmbeddedRu
   }
 
   const runner: EmbeddedRunner = {
-    async enqueue(db, events) {
-      const { queued, capped: waits } = await insertJobs(db, plans, events, clock.now());
-      // Inside a caller's transaction the waits may still roll back: only handOver keeps them.
-      if (!isTransaction(db)) keepCapped(waits);
-      return queued;
-    },
-    async handOver(tx, events) {
-      const { queued, capped: waits } = await insertJobs(tx, plans, events, clock.now());
-      return { queued, committed: () => keepCapped(waits) };
-    },
-    async adopt(events) {
-      const room = stopped || options.busy?.() ? 0 : maxRunning - running.size - reserved;
-      const claim = { owner, leaseMs, limit: Math.max(0, room) };
-      reserved += claim.limit;
-      let adopted: Awaited<ReturnType<typeof adoptEvents>>;
-      try {
-        adopted = await adoptEvents(plans, events, clock.now(), settled, claim);
-      } finally {
-        reserved -= claim.limit;
-      }
-      if (adopted === null) return null;
-      const db = await database();
-      for (const job of adopted.claimed) launch(job, db);
-      // Jobs it did not claim (no room, flow control, delayed) are the claiming loop's.
-      if (adopted.inserted > adopted.claimed.length) runner.wake();
-      return adopted.adopted;
-    },
+    enqueue: (db, events) => insertJobs(db, plans, events, clock.now()),
+    requeueFailed: (tx, id) => requeueFailed(tx, id, clock.now()),
+    discardFailed: (tx, id) => deleteFailed(tx, id),
     start() {
       stopped = false;
       if (polling) return;

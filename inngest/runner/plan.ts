@@ -18,7 +18,7 @@ export type FunctionPlan = {
   maxAttempts: number;
   concurrency?: { key: EventKey; limit: number };
   throttle?: { key?: EventKey; limit: number; periodMs: number };
-  debounce?: { key?: EventKey; periodMs: number; timeoutMs?: number; keyOnly: boolean };
+  debounce?: { key?: EventKey; periodMs: number; timeoutMs?: number };
   /** Runs wait for the event's time (a delayed event). */
   startsAtEventTime: boolean;
 };
@@ -40,7 +40,6 @@ export function planOf(definition: AnyJobDefinition): FunctionPlan {
       key: debounce.key,
       periodMs: durationMs(debounce.period),
       timeoutMs: debounce.timeout ? durationMs(debounce.timeout) : undefined,
-      keyOnly: debounce.keyOnly === true,
     },
   };
 }
@@ -58,9 +57,9 @@ export function keysOf(plan: FunctionPlan, event: JobEvent) {
 }
 
 /**
- * How long a completed row is kept: a day (a re-sent event within it is recognised and not run
+ * How long a completed row is kept: `keepMs` (a re-sent event within it is recognised and not run
  * again), or longer if a throttle's period is longer, since its rows count the starts.
  */
-export function retentionMs(plans: readonly FunctionPlan[]): number {
-  return Math.max(86_400_000, ...plans.map((plan) => plan.throttle?.periodMs ?? 0));
+export function retentionMs(plans: readonly FunctionPlan[], keepMs: number): number {
+  return Math.max(keepMs, ...plans.map((plan) => plan.throttle?.periodMs ?? 0));
 }

@@ -5,7 +5,7 @@
 import "server-only";
 import { and, asc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias, PgTransaction } from "drizzle-orm/pg-core";
-import { type Db, executePrepared } from "@/db/client";
+import type { Db } from "@/db/client";
 import { fromJson } from "@/db/json";
 import { isOneOf } from "@/db/literals";
 import { jobs } from "@/db/schema";
@@ -30,116 +30,13 @@ export const DEBOUNCED = "debounced";
 
 const at = (ms: number): SQL => sql`${new Date(ms).toISOString()}::timestamptz`;
 
-/**
- * Takes outbox events over in one statement: the ones still pending (locked, SKIP LOCKED, so two
- * processes never take one event twice) get their jobs inserted and are marked handed over, all
- * or nothing. Returns how many events were taken, or null when an event starts a debounced
- * function (absorbing an earlier job needs reads of its own: the caller then uses `insertJobs` in
- * a transaction), unless `settled` says the event changes nothing for it (a key-only wait at its
- * cap): that function gets no row. With `claim`, up to `claim.limit` of the new jobs that could
- * run now (no flow control, not delayed) are inserted already claimed by `claim.owner` and
- * returned, so a runner with room starts them without a claim of its own.
- */
-export async function adoptEvents(
-  plans: readonly FunctionPlan[],
-  events: readonly JobEvent[],
-  now: number,
-  settled: (plan: FunctionPlan, key: string) => boolean = () => false,
-  claim: { owner: string; leaseMs: number; limit: number } = { owner: "", leaseMs: 0, limit: 0 },
-): Promise<{ adopted: number; inserted: number; claimed: JobRow[] } | null> {
-  const starts: { plan: FunctionPlan; event: JobEvent }[] = [];
-  for (const event of events) {
-    for (const plan of plans) {
-      if (!plan.isStartedBy(event)) continue;
-      // A keyless event is not debounced (see insertJobs): it gets a plain row.
-      const key = plan.debounce ? keysOf(plan, event).debounceKey : null;
-      if (key !== null) {
-        if (settled(plan, key)) continue;
-        return null;
-      }
-      starts.push({ plan, event });
-    }
-  }
-  let claimable = claim.limit;
-  const rows = starts.map(({ plan, event }) => {
-    const runAt = runAtOf(plan, event, now);
-    const row = jobRow(plan, event, now, runAt, keysOf(plan, event));
-    const claimed = claimable > 0 && runAt <= now && !hasFlowControl(plan);
-    if (claimed) claimable--;
-    return {
-      id: row.id,
-      run_at: row.runAt?.toISOString(),
-      function_id: row.functionId,
-      event_id: row.eventId,
-      event: row.event,
-      max_attempts: row.maxAttempts,
-      concurrency_key: row.concurrencyKey ?? null,
-      throttle_key: row.throttleKey ?? null,
-      ...(claimed
-        ? {
-            state: "running",
-            lease_owner: claim.owner,
-            lease_expires_at: new Date(now + claim.leaseMs).toISOString(),
-            attempts: 1,
-            started_at: new Date(now).toISOString(),
-          }
-        : { state: "queued", lease_owner: null, lease_expires_at: null, attempts: 0 }),
-    };
-  });
-  const ids = `{${events.map((event) => event.id).join(",")}}`;
-  const [result] = await executePrepared<{
-    adopted: number;
-    inserted: number;
-    claimed: RawJob[] | string;
-  }>(sql`
-    with pending as (
-      select "id" from "job_events"
-      where "id" = any(${ids}::text[]) and "dispatched_at" is null
-      for update skip locked
-    ), inserted as (
-      insert into "jobs" ("id", "function_id", "event_id", "event", "max_attempts", "run_at",
-        "created_at", "concurrency_key", "throttle_key", "state", "lease_owner",
-        "lease_expires_at", "attempts", "started_at")
-      select r."id", r."function_id", r."event_id", r."event", r."max_attempts", r."run_at",
-        ${at(now)}, r."concurrency_key", r."throttle_key", r."state", r."lease_owner",
-        r."lease_expires_at", r."attempts", r."started_at"
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r("id" text, "function_id" text,
-        "event_id" text, "event" jsonb, "max_attempts" int, "run_at" timestamptz,
-        "concurrency_key" text, "throttle_key" text, "state" text, "lease_owner" text,
-        "lease_expires_at" timestamptz, "attempts" int, "started_at" timestamptz)
-      where r."event_id" in (select "id" from pending)
-      on conflict ("function_id", "event_id") do nothing
-      returning *
-    ), marked as (
-      update "job_events" set "dispatched_at" = ${at(now)}
-      from pending where "job_events"."id" = pending."id"
-      returning 1
-    )
-    select (select count(*) from marked)::int as "adopted",
-      (select count(*) from inserted)::int as "inserted",
-      coalesce((select json_agg(i) from inserted i where i."state" = 'running'), '[]'::json)
-        as "claimed"`);
-  const claimed = result?.claimed ?? [];
-  return {
-    adopted: result?.adopted ?? 0,
-    inserted: result?.inserted ?? 0,
-    claimed: fromJson(claimed).map(toJobRow),
-  };
-}
-
-/** A debounced job waiting at its cap: due at `dueAt`, which no later event of its key moves. */
-export type CappedWait = { functionId: string; key: string; dueAt: number };
-
-/**
- * Inserts the jobs `events` start; returns how many will run (duplicates and absorbed ones not),
- * and the debounced waits this insert left at their cap.
- */
+/** Inserts the jobs `events` start; returns how many will run (duplicates and absorbed ones not). */
 export async function insertJobs(
   db: Db,
   plans: readonly FunctionPlan[],
   events: readonly JobEvent[],
   now: number,
-): Promise<{ queued: number; capped: CappedWait[] }> {
+): Promise<number> {
   const plain: JobInsert[] = [];
   const debounced: { plan: FunctionPlan; event: JobEvent; key: string }[] = [];
   for (const event of events) {
@@ -172,29 +69,21 @@ export async function insertJobs(
   // Inside the caller's transaction as it is (a failure there fails the whole hand-over, so a
   // savepoint would buy nothing but two statements): one statement takes every key's lock and
   // inserts the plain rows, then one statement per key. Outside one, each key gets its own.
-  const capped: CappedWait[] = [];
-  const waited = (group: (typeof groups)[number], wait: Wait): number => {
-    if (wait.dueAt !== null && wait.dueAt === wait.deadline) {
-      capped.push({ functionId: group.plan.id, key: group.key, dueAt: wait.dueAt });
-    }
-    return wait.queued;
-  };
   if (isTransaction(db)) {
     let queued = await insertPlain(db, plain, groups.map(lockKey));
     for (const group of groups) {
-      queued += waited(group, await debounce(db, group.plan, group.event, group.key, now));
+      queued += await debounce(db, group.plan, group.event, group.key, now);
     }
-    return { queued, capped };
+    return queued;
   }
   let queued = plain.length > 0 ? await insertPlain(db, plain, []) : 0;
   for (const group of groups) {
-    const wait = await db.transaction(async (tx) => {
+    queued += await db.transaction(async (tx) => {
       await insertPlain(tx, [], [lockKey(group)]);
       return debounce(tx, group.plan, group.event, group.key, now);
     });
-    queued += waited(group, wait);
   }
-  return { queued, capped };
+  return queued;
 }
 
 /** The debounce lock's key of a function and debounce key. */
@@ -256,7 +145,7 @@ async function insertPlain(db: Db, rows: JobInsert[], lockKeys: string[]): Promi
 type JobInsert = typeof jobs.$inferInsert;
 
 /** Whether `db` is a transaction already (a plain boolean: the caller keeps its `Db` type). */
-export function isTransaction(db: Db): boolean {
+function isTransaction(db: Db): boolean {
   return db instanceof PgTransaction;
 }
 
@@ -303,8 +192,8 @@ function absorbedRow(plan: FunctionPlan, event: JobEvent, now: number): JobInser
  * `period` after this event, but never later than `timeout` after the first event absorbed. An
  * event older than the one waiting (sent out of order) is stored as absorbed and replaces nothing.
  * One statement, under the key's lock (taken by `insertPlain` before it): it reads the waiting
- * job, inserts the new row and absorbs the waiting one. Returns whether the new row waits, and
- * when it is due and its cap (null when the event was older than the one waiting).
+ * job, inserts the new row and absorbs the waiting one. Returns 1 when the new row waits, 0 when
+ * the event was older than the one waiting (or a re-send).
  */
 async function debounce(
   tx: Db,
@@ -312,9 +201,9 @@ async function debounce(
   event: JobEvent,
   key: string,
   now: number,
-): Promise<Wait> {
+): Promise<number> {
   const settings = plan.debounce;
-  if (!settings) return { queued: 0, dueAt: null, deadline: null };
+  if (!settings) return 0;
   const row = jobRow(plan, event, now, now, keysOf(plan, event));
   const firstDeadline = settings.timeoutMs === undefined ? null : now + settings.timeoutMs;
   const result = await tx.execute(sql`
@@ -346,7 +235,7 @@ async function debounce(
         case when "runs" then null else ${at(now)} end
       from plan
       on conflict ("function_id", "event_id") do nothing
-      returning "state", "run_at", "debounce_deadline"
+      returning "state"
     ), absorbed as (
       update ${jobs} set "state" = 'completed', "last_error" = ${DEBOUNCED},
         "finished_at" = ${at(now)}
@@ -354,20 +243,12 @@ async function debounce(
         and exists (select 1 from inserted where "state" = 'queued')
       returning 1
     )
-    select "state", "run_at", "debounce_deadline" from inserted`);
+    select "state" from inserted`);
   const [waiting] = (
     Array.isArray(result) ? result : (result as { rows: unknown[] }).rows
-  ) as Array<{
-    state: string;
-    run_at: Date | string | null;
-    debounce_deadline: Date | string | null;
-  }>;
-  if (waiting?.state !== "queued") return { queued: 0, dueAt: null, deadline: null };
-  const time = (value: Date | string | null) => (value === null ? null : new Date(value).getTime());
-  return { queued: 1, dueAt: time(waiting.run_at), deadline: time(waiting.debounce_deadline) };
+  ) as Array<{ state: string }>;
+  return waiting?.state === "queued" ? 1 : 0;
 }
-
-type Wait = { queued: number; dueAt: number | null; deadline: number | null };
 
 // Other rows of `jobs`, counted against the candidate row.
 const holder = alias(jobs, "holder");
@@ -655,13 +536,49 @@ export function failJob(db: Db, fence: Fence, now: number, lastError: string): P
   });
 }
 
-/** Deletes a batch of completed rows finished before `before`; returns how many. */
-export async function deleteCompleted(db: Db, before: number, batch: number): Promise<number> {
+/**
+ * Deletes a batch of finished rows: completed ones finished before `completedBefore`, failed ones
+ * before `failedBefore`; returns how many.
+ */
+export async function deleteFinished(
+  db: Db,
+  { completedBefore, failedBefore }: { completedBefore: number; failedBefore: number },
+  batch: number,
+): Promise<number> {
   const old = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(and(isOneOf(jobs.state, ["completed"]), lt(jobs.finishedAt, new Date(before))))
+    .where(
+      or(
+        and(isOneOf(jobs.state, ["completed"]), lt(jobs.finishedAt, new Date(completedBefore))),
+        and(isOneOf(jobs.state, ["failed"]), lt(jobs.finishedAt, new Date(failedBefore))),
+      ),
+    )
     .limit(batch);
   const deleted = await db.delete(jobs).where(inArray(jobs.id, old)).returning({ id: jobs.id });
   return deleted.length;
+}
+
+/**
+ * Queues a failed job again (an admin's retry): its attempts start over, its finished steps are
+ * kept, so what succeeded before is not done twice. False when no failed job has this id.
+ */
+export async function requeueFailed(db: Db, id: string, now: number): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({
+      state: "queued",
+      attempts: 0,
+      runAt: new Date(now),
+      lastError: null,
+      finishedAt: null,
+    })
+    .where(and(eq(jobs.id, id), isOneOf(jobs.state, ["failed"])))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/** Deletes a failed job (an admin's discard); a job in any other state is left alone. */
+export async function deleteFailed(db: Db, id: string): Promise<void> {
+  await db.delete(jobs).where(and(eq(jobs.id, id), isOneOf(jobs.state, ["failed"])));
 }

@@ -1,10 +1,12 @@
 // The admin console's failed-jobs view: background jobs of the organization that gave up after
-// their retries. Metadata only (which function, which workstream by title, attempts, the error's
-// code and sentence); there is no content in the record to show.
+// their retries, and the admin's hand on them (retry, discard, through the jobs port). Metadata only (which function,
+// which workstream by title, attempts, the error's code and sentence); there is no content in the
+// record to show.
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { failedJobs, workstreams } from "@/db/schema";
+import { discardFailedRun, retryFailedRun } from "@/lib/jobs/failed-runs";
 
 export type FailedJob = {
   id: string;
@@ -60,4 +62,14 @@ export async function listFailedJobs({
     functionName: jobNames.get(row.functionId) ?? row.functionId,
     failedAt: row.failedAt.toISOString(),
   }));
+}
+
+/** A failed job of the organization, run again once (see lib/jobs/failed-runs.ts). */
+export function retryFailedJob(job: { organizationId: string; id: string }): Promise<void> {
+  return retryFailedRun(job);
+}
+
+/** A failed job of the organization, removed with the engine's failed run. */
+export function discardFailedJob(job: { organizationId: string; id: string }): Promise<void> {
+  return discardFailedRun(job);
 }

@@ -21,13 +21,8 @@ export type FlowControl = {
   /**
    * Runs once `period` has passed without another event for the same key, with the latest event;
    * never later than `timeout` after the first event it absorbed.
-   *
-   * `keyOnly`: the run reads nothing of its event but the key. Once a wait has reached its
-   * timeout, a later event of the key can neither move the run nor change what it reads, so the
-   * embedded runner stores no job for it (it takes the event over in one statement instead of a
-   * locked read and a write per event). Inngest receives every event either way.
    */
-  debounce?: { key?: EventKey; period: TimeStr; timeout?: TimeStr; keyOnly?: boolean };
+  debounce?: { key?: EventKey; period: TimeStr; timeout?: TimeStr };
   /**
    * How long one attempt may run; past it the attempt fails with `job:timeout` and is retried
    * like any failure. DEFAULT_TIMEOUT when absent.

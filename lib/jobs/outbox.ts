@@ -7,19 +7,17 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { executePrepared, type Tx, transaction } from "@/db/client";
+import { config } from "@/lib/config";
 import type { JobEvent } from "./define";
 
 export type Delivery =
   /**
-   * Into the embedded runner's job table, atomically with marking the rows sent: `adopt` does it
-   * in one statement (null: it cannot, for these events), `enqueue` inside the outbox's
-   * transaction otherwise (its `committed` is called once that transaction has committed).
+   * Into the embedded runner's job table, inside the outbox's transaction that marks the rows
+   * handed over, so the marks and the jobs commit together or not at all.
    */
   | {
       kind: "embedded";
-      /** Starts or wakes the runner for the jobs it added itself. */
-      adopt(events: JobEvent[]): Promise<number | null>;
-      enqueue(tx: Tx, events: JobEvent[]): Promise<{ committed(): void }>;
+      enqueue(tx: Tx, events: JobEvent[]): Promise<void>;
       /** After `enqueue`'s transaction committed: the runner looks for the jobs it added. */
       enqueued(): void;
     }
@@ -35,17 +33,15 @@ export type OutboxOptions = {
   /** How long a send may hold its rows before another pass may try them. */
   claimMs?: number;
   backoffMs?: (attempts: number) => number;
+  /** How long a failure record is kept for the admin console; config.jobs by default. */
+  keepFailedMs?: number;
 };
 
 export type Outbox = {
   /** Hands over every pending row that is due; resolves with how many were handed over. */
   drain(): Promise<number>;
-  /**
-   * Drains soon (coalesced): called after a commit that wrote to the outbox. Given the events
-   * that commit wrote, the embedded runner takes them over by id, without reading the outbox
-   * first (rows written elsewhere wait for the poll).
-   */
-  wake(events?: readonly JobEvent[]): void;
+  /** Drains soon (coalesced): called after a commit that wrote to the outbox. */
+  wake(): void;
   start(): void;
   stop(): Promise<void>;
 };
@@ -76,42 +72,22 @@ export function createOutbox({
   batchSize = 100,
   claimMs = 30_000,
   backoffMs = DEFAULT_BACKOFF,
+  keepFailedMs = config.jobs.keepFailedMs,
 }: OutboxOptions): Outbox {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | null = null;
   let again: Promise<number> | null = null;
   let stopped = true;
   let lastCleanup = 0;
-  // Events this process committed since the last pass, handed over by id.
-  let written: JobEvent[] = [];
-  // Someone asked for the outbox to be read (a poll, a drain, a wake without its events).
-  let readAsked = false;
 
   const at = (ms: number) => new Date(clock.now() + ms).toISOString();
 
-  async function drainEmbedded(embedded: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
-    // Read without locking, then taken over in one statement that locks what is still pending.
-    const pending = await executePrepared<PendingRow>(sql`
-      select "id", "name", "data", "created_at", "ts", "attempts" from "job_events"
-      where "dispatched_at" is null and "next_attempt_at" <= ${at(0)}::timestamptz
-      order by "created_at" limit ${batchSize}`);
-    if (!pending.length) return 0;
-    const taken = await embedded.adopt(pending.map(toEvent));
-    if (taken !== null) return taken;
-    const adopted = await enqueueInTransaction(embedded);
-    if (adopted) embedded.enqueued();
-    // Rows another process holds are left to it: only what was taken here counts toward another pass.
-    return adopted;
-  }
-
   /**
-   * The general hand-over, one transaction: the pending rows are locked and marked handed over in
-   * one statement, then their jobs are enqueued; a failed enqueue rolls the marks back.
+   * The hand-over, one transaction: the pending rows are locked (SKIP LOCKED: rows another
+   * process is handing over are left to it) and marked handed over in one statement, then their
+   * jobs are enqueued; a failed enqueue rolls the marks back.
    */
-  async function enqueueInTransaction(
-    embedded: Extract<Delivery, { kind: "embedded" }>,
-  ): Promise<number> {
-    let committed = () => {};
+  async function drainEmbedded(embedded: Extract<Delivery, { kind: "embedded" }>): Promise<number> {
     const taken = await transaction(async (tx) => {
       const result = await tx.execute(sql`
         update "job_events" set "dispatched_at" = ${at(0)}::timestamptz
@@ -127,10 +103,10 @@ export function createOutbox({
       const events = pending
         .toSorted((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime())
         .map(toEvent);
-      ({ committed } = await embedded.enqueue(tx, events));
+      await embedded.enqueue(tx, events);
       return pending.length;
     });
-    committed();
+    if (taken) embedded.enqueued();
     return taken;
   }
 
@@ -169,28 +145,13 @@ export function createOutbox({
     await executePrepared(sql`
       delete from "job_events"
       where "dispatched_at" is not null and "dispatched_at" < ${at(-KEEP_DISPATCHED_MS)}::timestamptz`);
+    // Failure records go with the failed runs they describe, in either engine.
+    await executePrepared(sql`
+      delete from "failed_jobs" where "failed_at" < ${at(-keepFailedMs)}::timestamptz`);
   }
 
   async function drainAll(): Promise<number> {
     let total = 0;
-    const events = written;
-    written = [];
-    let read = readAsked || delivery.kind === "inngest";
-    readAsked = false;
-    if (events.length && delivery.kind === "embedded") {
-      // Events this process just wrote, by id: one statement when the runner can adopt them;
-      // null (no statement) when it cannot, because a debounce needs its transaction.
-      let taken = await delivery.adopt(events);
-      if (taken === null) {
-        // A debounce needs the transaction: its locking read takes these rows (and any other
-        // pending ones) without a look first.
-        taken = await enqueueInTransaction(delivery);
-        if (taken) delivery.enqueued();
-        if (taken >= batchSize) read = true;
-      }
-      total += taken;
-    }
-    if (!read) return total;
     for (;;) {
       const count =
         delivery.kind === "embedded"
@@ -201,11 +162,6 @@ export function createOutbox({
     }
     await cleanup();
     return total;
-  }
-
-  function drain(): Promise<number> {
-    readAsked = true;
-    return pass();
   }
 
   function pass(): Promise<number> {
@@ -226,16 +182,14 @@ export function createOutbox({
     return running;
   }
 
-  function wake(events: readonly JobEvent[] = []): void {
-    if (events.length) written.push(...events);
-    else readAsked = true;
+  function wake(): void {
     pass().catch((error: unknown) => console.error("[jobs] outbox pass failed:", error));
   }
 
   function schedule(): void {
     if (stopped) return;
     timer = setTimeout(() => {
-      drain()
+      pass()
         .catch((error: unknown) => console.error("[jobs] outbox pass failed:", error))
         .finally(schedule);
     }, pollIntervalMs);
@@ -243,7 +197,7 @@ export function createOutbox({
   }
 
   return {
-    drain,
+    drain: pass,
     wake,
     start() {
       if (!stopped) return;

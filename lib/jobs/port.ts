@@ -4,61 +4,68 @@
 // embedded runner) is decided at start-up by the composition root, which hands the outbox its
 // delivery here; nothing in lib/ knows the engine.
 import "server-only";
+import type { Tx } from "@/db/client";
 import { config } from "@/lib/config";
 import { processSingleton } from "@/lib/kernel/singleton";
-import type { JobEvent } from "./define";
 import { createOutbox, type Delivery, type Outbox, type OutboxOptions } from "./outbox";
+
+/** What the engine lets an admin do with a run that failed past its attempts. */
+export type FailedRuns = {
+  /** Queues the failed run again, in the caller's transaction; false when it has no such run. */
+  requeue(tx: Tx, runId: string): Promise<boolean>;
+  /** Deletes the failed run, in the caller's transaction. */
+  discard(tx: Tx, runId: string): Promise<void>;
+  /** After a requeue committed: the engine looks for the run now rather than at its next poll. */
+  requeued(): void;
+};
 
 const state = processSingleton<{
   outbox?: Outbox;
   soon?: NodeJS.Timeout;
-  /** Events written since the delayed wake was set, handed to the outbox with it. */
-  written?: JobEvent[];
-  /** A wake since then came without its events: the pass reads the outbox. */
-  readOutbox?: boolean;
+  failedRuns?: FailedRuns;
 }>("jobs-port", () => ({}));
 
-/** Starts the outbox with the engine's delivery. Once per process, after migrations. */
+/**
+ * Starts the outbox with the engine's delivery, and says how the engine retries and discards a
+ * failed run (Inngest's runs are retried from its own dashboard: none). Once per process, after
+ * migrations.
+ */
 export function startOutbox(
   delivery: Delivery,
-  options: Omit<OutboxOptions, "delivery"> = {},
+  options: Omit<OutboxOptions, "delivery"> & { failedRuns?: FailedRuns } = {},
 ): void {
   if (state.outbox) return;
-  state.outbox = createOutbox({ delivery, ...options });
+  const { failedRuns, ...outboxOptions } = options;
+  state.failedRuns = failedRuns;
+  state.outbox = createOutbox({ delivery, ...outboxOptions });
   state.outbox.start();
+}
+
+/** The engine's hand on failed runs, or null when it keeps them itself (Inngest). */
+export function failedRuns(): FailedRuns | null {
+  return state.failedRuns ?? null;
 }
 
 export function outboxStarted(): boolean {
   return state.outbox !== undefined;
 }
 
-/**
- * After a commit that wrote to the outbox: hand the events over now rather than at the next poll.
- * Given the events the commit wrote (all of them), the outbox need not be read to find them.
- */
-export function wakeJobs(events?: readonly JobEvent[]): void {
-  state.outbox?.wake(events);
+/** After a commit that wrote to the outbox: hand its events over now rather than at the next poll. */
+export function wakeJobs(): void {
+  state.outbox?.wake();
 }
 
 /**
  * After a turn's end queued its post-turn event: one outbox pass a moment later
  * (config.jobs.wakeDelayMs) for every turn that ended meanwhile. The turn's last events reach
  * its clients first, and under load many turns' events are handed over in one pass rather than
- * one pass each. `event`: the event the commit wrote, when the caller has it; without it the pass
- * reads the outbox.
+ * one pass each.
  */
-export function wakeJobsSoon(event?: JobEvent): void {
-  if (!state.outbox) return;
-  // One wake without its event makes the pass read the outbox anyway.
-  if (event && !state.readOutbox) state.written = [...(state.written ?? []), event];
-  else state.readOutbox = true;
-  if (state.soon) return;
+export function wakeJobsSoon(): void {
+  if (!state.outbox || state.soon) return;
   state.soon = setTimeout(() => {
-    const events = state.readOutbox ? undefined : state.written;
     state.soon = undefined;
-    state.written = undefined;
-    state.readOutbox = undefined;
-    wakeJobs(events);
+    wakeJobs();
   }, config.jobs.wakeDelayMs);
   state.soon.unref();
 }
@@ -71,8 +78,7 @@ export async function drainJobsOnce(): Promise<number> {
 export async function stopOutbox(): Promise<void> {
   clearTimeout(state.soon);
   state.soon = undefined;
-  state.written = undefined;
-  state.readOutbox = undefined;
   await state.outbox?.stop();
   state.outbox = undefined;
+  state.failedRuns = undefined;
 }

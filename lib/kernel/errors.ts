@@ -58,6 +58,7 @@ export const ERROR_SENTENCES = {
   "not_found:grant": "This remembered approval does not exist.",
   "not_found:inngest": "Inngest is not configured.",
   "not_found:invitation": "This invitation does not exist.",
+  "not_found:job": "This failed job does not exist.",
   "not_found:memory_entry": "This memory note does not exist.",
   "not_found:member": "This member does not exist.",
   "not_found:memory": "This memory does not exist.",
@@ -77,6 +78,8 @@ export const ERROR_SENTENCES = {
   "conflict:invitation_accepted": "This invitation was already used.",
   "conflict:invitation_canceled": "This invitation was canceled.",
   "conflict:invitation_expired": "This invitation has expired.",
+  "conflict:job_retry":
+    "This job cannot be retried here: its run is no longer kept, or Inngest runs it (retry it from Inngest's dashboard).",
   "conflict:last_owner": "An organization needs at least one owner.",
   "conflict:memory_exists": "A memory with the same text already exists.",
   "conflict:skill_exists": "A skill with the same name already exists.",

@@ -666,23 +666,64 @@ describe("embedded runner", () => {
     expect(left).toEqual([recent.id, pending.id].toSorted());
   });
 
-  it("J3 outbox events are taken over once, even by two takers at once, and their jobs run", async () => {
-    const clock = fakeClock();
+  it("J2 a failed job is kept 30 days by default (a day's completed ones are gone by then), then deleted", async () => {
+    const clock = fakeClock(Date.UTC(2027, 0, 1));
+    const fn = testFunction({ retries: 0 }, async () => {
+      throw new Error("always fails");
+    });
+    const runner = createEmbeddedRunner({
+      functions: [fn],
+      clock,
+      processId: "j2-keep-failed",
+      pollIntervalMs: 5,
+      onFailure: async () => {},
+    });
+    runners.push(runner);
+    await enqueue(runner, eventFor(fn, { note: "failed" }));
+    expect(await runner.runDue()).toBe(1);
+    expect((await jobsOf(fn)).map((job) => job.state)).toEqual(["failed"]);
+    // Past a completed job's day, within the failed one's 30 days: kept.
+    clock.advance(2 * 86_400_000);
+    runner.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await jobsOf(fn)).toHaveLength(1);
+    await runner.stop();
+    clock.advance(28 * 86_400_000 + 1);
+    runner.start();
+    await vi.waitFor(async () => expect(await jobsOf(fn)).toEqual([]), { timeout: 20_000 });
+  });
+
+  it("J3 outbox events are taken over once, even by two servers' outboxes at once, and their jobs run once", async () => {
+    const clock = fakeClock(Date.now() + 1_000);
     const { ran, fn } = notingFunction();
-    const first = runnerFor(fn, clock, { processId: "j3-a" });
-    const second = runnerFor(fn, clock, { processId: "j3-b" });
+    const outboxes = ["j3-a", "j3-b"].map((processId) => {
+      const runner = runnerFor(fn, clock, { processId });
+      return {
+        runner,
+        outbox: createOutbox({
+          clock,
+          batchSize: 5,
+          delivery: {
+            kind: "embedded",
+            enqueue: async (tx, taken) => {
+              await runner.enqueue(tx, taken);
+            },
+            enqueued: () => {},
+          },
+        }),
+      };
+    });
     const events = Array.from({ length: 20 }, (_, i) => eventFor(fn, { note: `n${i}` }));
     const db = await getDb();
     await db
       .insert(jobEvents)
       .values(events.map((event) => ({ id: event.id, name: event.name, data: event.data })));
-    const [a, b] = await Promise.all([first.adopt(events), second.adopt(events)]);
-    expect((a ?? 0) + (b ?? 0)).toBe(events.length);
+    const taken = await Promise.all(outboxes.map(({ outbox }) => outbox.drain()));
+    expect(taken.reduce((sum, count) => sum + count, 0)).toBe(events.length);
     const pending = await db.select().from(jobEvents).where(isNull(jobEvents.dispatchedAt));
     expect(pending.filter((row) => events.some((event) => event.id === row.id))).toEqual([]);
-    expect(await first.adopt(events)).toBe(0);
-    // Each taker started some of its jobs as it took them: both runners' jobs are waited for.
-    await Promise.all([first.runDue(), second.runDue()]);
+    expect(await jobsOf(fn)).toHaveLength(events.length);
+    await Promise.all(outboxes.map(({ runner }) => runner.runDue()));
     expect(ran.sort()).toEqual(events.map((event) => (event.data as Data).note).sort());
   });
 
@@ -710,11 +751,9 @@ describe("embedded runner", () => {
       clock,
       delivery: {
         kind: "embedded",
-        // A debounced function: the hand-over is the transaction's (adopt declines it).
-        adopt: (taken) => runner.adopt(taken),
         enqueue: async (tx, taken) => {
           if (failing) throw new Error("enqueue fails");
-          return runner.handOver(tx, taken);
+          await runner.enqueue(tx, taken);
         },
         enqueued: () => {},
       },
@@ -733,125 +772,63 @@ describe("embedded runner", () => {
     const outboxWrites = statements.filter((text) =>
       /^\s*(select|update)[\s\S]*"job_events"/.test(text),
     );
-    expect(outboxWrites).toHaveLength(2); // the unlocked look, then the locking mark
-    expect(outboxWrites[1]).toMatch(/^\s*update "job_events" set "dispatched_at"/);
+    expect(outboxWrites).toHaveLength(1);
+    expect(outboxWrites[0]).toMatch(/^\s*update "job_events" set "dispatched_at"/);
     clock.advance(10_000);
     expect(await runner.runDue()).toBe(1);
     expect(seen).toEqual(["two"]);
   });
 
-  it("J2 debounce, key only: once a wait is at its cap, a later event of its key is taken over in one statement and stores no job; the run still comes at the cap", async () => {
-    // Period and timeout alike (the memory digest's shape): the first event's wait is capped.
+  it("J2 debounce with period and timeout alike (the digest's shape): later events of the key never move the run; it comes once, at the cap, with the latest event", async () => {
     const clock = fakeClock(Date.now() + 1_000);
     const seen: string[] = [];
     const fn = testFunction(
-      { debounce: { key: "event.data.key", period: "5m", timeout: "5m", keyOnly: true } },
+      { debounce: { key: "event.data.key", period: "5m", timeout: "5m" } },
       async (c) => {
         seen.push(c.event.data.note);
       },
     );
     const runner = runnerFor(fn, clock);
-    const first = eventFor(fn, { key: "k", note: "first" }, clock.now());
-    // A hand-over whose transaction did not commit teaches the runner nothing.
-    await expect(
-      transaction(async (tx) => {
-        await runner.handOver(tx, [first]);
-        throw new Error("rolled back");
-      }),
-    ).rejects.toThrow("rolled back");
-    const later = eventFor(fn, { key: "k", note: "later" }, clock.now() + 1);
-    expect(await runner.adopt([later])).toBeNull();
-    // Committed: now the wait covers the key.
-    let committed = () => {};
-    await transaction(async (tx) => {
-      ({ committed } = await runner.handOver(tx, [first]));
-    });
-    committed();
-    const db = await getDb();
-    const outboxRows = [later, eventFor(fn, { key: "k", note: "latest" }, clock.now() + 2)];
-    await db
-      .insert(jobEvents)
-      .values(outboxRows.map((event) => ({ id: event.id, name: event.name, data: event.data })));
+    await enqueue(runner, eventFor(fn, { key: "k", note: "first" }, clock.now()));
     clock.advance(60_000);
-    recording = [];
-    expect(await runner.adopt(outboxRows)).toBe(2);
-    const statements = recording;
-    recording = null;
-    expect(statements).toHaveLength(1);
-    const pending = await db.select().from(jobEvents).where(isNull(jobEvents.dispatchedAt));
-    expect(pending.filter((row) => outboxRows.some((event) => event.id === row.id))).toEqual([]);
-    expect(await jobsOf(fn)).toHaveLength(1);
-    // Another key is not covered: its first event needs the debounce's transaction.
-    expect(await runner.adopt([eventFor(fn, { key: "other", note: "x" }, clock.now())])).toBeNull();
-    // Within a minute of the run, a new event goes through the full hand-over again, like a first one.
-    clock.advance(3 * 60_000 + 1);
-    expect(await runner.adopt([eventFor(fn, { key: "k", note: "late" }, clock.now())])).toBeNull();
-    clock.advance(60_000);
+    await enqueue(runner, eventFor(fn, { key: "k", note: "later" }, clock.now()));
+    clock.advance(3 * 60_000);
+    await enqueue(runner, eventFor(fn, { key: "k", note: "latest" }, clock.now()));
+    // Another key waits on its own.
+    await enqueue(runner, eventFor(fn, { key: "other", note: "other" }, clock.now()));
+    clock.advance(60_000 - 1);
+    expect(await runner.runDue()).toBe(0);
+    clock.advance(1);
     expect(await runner.runDue()).toBe(1);
-    expect(seen).toEqual(["first"]);
+    expect(seen).toEqual(["latest"]);
+    clock.advance(4 * 60_000);
+    expect(await runner.runDue()).toBe(1);
+    expect(seen).toEqual(["latest", "other"]);
   });
 
-  it("J3 an idle runner starts the jobs it takes over without a claim of its own; while turns run here it leaves them to its claiming loop", async () => {
-    const clock = fakeClock(Date.now() + 1_000);
-    const { ran, fn } = notingFunction();
-    let turnsRunning = false;
-    const runner = runnerFor(fn, clock, {
-      processId: "j3-idle",
-      busy: () => turnsRunning,
-      maxYieldMs: 100,
-    });
-    const db = await getDb();
-    const handOver = async (note: string) => {
-      const event = eventFor(fn, { note }, clock.now());
-      await db.insert(jobEvents).values({ id: event.id, name: event.name, data: event.data });
-      recording = [];
-      expect(await runner.adopt([event])).toBe(1);
-      await vi.waitFor(() => expect(ran).toContain(note));
-      await vi.waitFor(async () =>
-        expect((await jobsOf(fn)).every((row) => row.state === "completed")).toBe(true),
-      );
-      const statements = recording;
-      recording = null;
-      // The runner's statements on jobs (not this test's own reads).
-      return statements.filter((text) => /"jobs"/.test(text) && !/^\s*select\b/i.test(text));
-    };
-    // Idle: the adoption's insert is the claim; then only the completion.
-    const idle = await handOver("idle");
-    expect(idle).toHaveLength(2);
-    expect(idle.some((text) => /^\s*with claimed as/.test(text))).toBe(false);
-    // Busy: inserted queued, claimed by the loop once the turns have had their wait.
-    turnsRunning = true;
-    const busy = await handOver("busy");
-    expect(busy.some((text) => /^\s*with claimed as/.test(text))).toBe(true);
-    expect(ran).toEqual(["idle", "busy"]);
-  });
-
-  it("J3 events a commit wrote are taken over by id, without a read of the outbox", async () => {
+  it("J3 a wake after the commit hands the events over and runs them without waiting for a poll", async () => {
     const clock = fakeClock(Date.now() + 1_000);
     const { ran, fn } = notingFunction();
     const runner = runnerFor(fn, clock);
     const outbox = createOutbox({
       clock,
+      pollIntervalMs: 3_600_000,
       delivery: {
         kind: "embedded",
-        adopt: (taken) => runner.adopt(taken),
-        enqueue: (tx, taken) => runner.handOver(tx, taken),
+        enqueue: async (tx, taken) => {
+          await runner.enqueue(tx, taken);
+        },
         enqueued: () => runner.wake(),
       },
     });
     const event = eventFor(fn, { note: "written" }, clock.now());
     const db = await getDb();
     await db.insert(jobEvents).values({ id: event.id, name: event.name, data: event.data });
-    recording = [];
-    outbox.wake([event]);
+    outbox.wake();
     await vi.waitFor(() => expect(ran).toEqual(["written"]));
-    const statements = recording;
-    recording = null;
-    const outboxStatements = statements.filter((text) => /"job_events"/.test(text));
-    expect(outboxStatements).toHaveLength(1);
-    expect(outboxStatements[0]).toMatch(/^\s*with pending as/);
     const [row] = await db.select().from(jobEvents).where(eq(jobEvents.id, event.id));
     expect(row?.dispatchedAt).not.toBeNull();
+    await outbox.stop();
   });
 
   it("J2 jobs wait while live turns run in the process, and run anyway after the longest wait", async () => {
