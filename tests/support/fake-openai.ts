@@ -118,6 +118,8 @@ export type FakeOpenAI = {
   /** Streaming chat requests that did not ask for usage (`stream_options.include_usage`). */
   violations: string[];
   fallbackPlan: Plan;
+  /** Which requests take the next plan (all by default); the others get the fallback plan. */
+  takesPlan: (request: RecordedRequest) => boolean;
   close(): Promise<void>;
 };
 
@@ -256,6 +258,7 @@ export async function startFakeOpenAI({
     embeddingFailure: null,
     violations: [],
     fallbackPlan: { kind: "text", text: "Hello from the fake model." },
+    takesPlan: () => true,
   };
   let sequence = 0;
   const server: Server = createServer((req, res) => {
@@ -313,7 +316,10 @@ export async function startFakeOpenAI({
   }
 
   /** A `fail` plan's answer, true when it was one (the caller stops there). */
-  function failed(plan: Plan, res: ServerResponse): boolean {
+  function failed(
+    plan: Plan,
+    res: ServerResponse,
+  ): plan is Extract<Plan, { kind: "fail" | "reset" | "silent" }> {
     if (plan.kind === "fail") {
       const contextLength = plan.code === "context_length_exceeded";
       sendError(
@@ -346,6 +352,9 @@ export async function startFakeOpenAI({
     return plan.kind === "silent"; // never answers: the client's timeout must fire
   }
 
+  const nextPlan = (): Plan =>
+    (fake.takesPlan(fake.requests.at(-1) as RecordedRequest) ? fake.plans.shift() : undefined) ??
+    fake.fallbackPlan;
   const argsText = (call: ToolCallPlan) =>
     typeof call.args === "string" ? call.args : JSON.stringify(call.args);
   const callsOf = (plan: Plan): ToolCallPlan[] =>
@@ -384,7 +393,7 @@ export async function startFakeOpenAI({
     if (request.stream && !askedUsage) {
       fake.violations.push(`streaming request for ${request.model} without include_usage`);
     }
-    const plan = fake.plans.shift() ?? fake.fallbackPlan;
+    const plan = nextPlan();
     if (failed(plan, res)) return;
     const id = `chatcmpl-${fake.requests.length}`;
     const callId = (index: number) => `call_${fake.requests.length}_${index}`;
@@ -555,7 +564,7 @@ export async function startFakeOpenAI({
         "unsupported_parameter",
       );
     }
-    const plan = fake.plans.shift() ?? fake.fallbackPlan;
+    const plan = nextPlan();
     if (failed(plan, res)) return;
     const n = fake.requests.length;
     const responseId = `resp_${n}`;

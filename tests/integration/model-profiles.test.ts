@@ -1,0 +1,223 @@
+// The same turns through each server a real model sits behind, via the real @ai-sdk/openai
+// provider and the contract fake (tests/support/fake-openai.ts): OpenAI's Responses API, OpenAI's
+// Chat Completions, and an OpenAI-compatible server with a model the catalogue does not know.
+// One app and one database for the file; each profile switches the fake and the environment.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { wireDomains } from "@/root/wiring";
+import {
+  type FakeOpenAI,
+  type Profile,
+  type RecordedRequest,
+  startFakeOpenAI,
+  USAGE,
+} from "../support/fake-openai";
+import { type Owner, send } from "../support/fixtures";
+import { appHarness } from "../support/harness";
+import { messageText, readSse, type SseEvent, statuses } from "../support/sse";
+import {
+  answer,
+  deskWithTarget,
+  followFrom,
+  messagesOf,
+  sendUntilSuspended,
+} from "./approvals-support";
+
+const app = appHarness({
+  env: { OFFLINE_MODEL_CHUNK_DELAY_MS: "0", WORKSTREAMS_RATE_LIMIT_TURNS: "0" },
+  wire: wireDomains,
+});
+const MODEL_ENV = [
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "OPENAI_MODEL",
+  "MODEL_ATTEMPTS",
+  "MODEL_RETRY_BASE_MS",
+  "WORKSTREAMS_MODEL_CATALOGUE",
+];
+let fake: FakeOpenAI;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+});
+afterAll(async () => {
+  for (const key of MODEL_ENV) delete process.env[key];
+  await fake?.close();
+});
+
+type Setting = { profile: Profile; model: string; env: Record<string, string> };
+
+const SETTINGS: Setting[] = [
+  {
+    profile: "responses",
+    model: "gpt-4.1-mini",
+    // A base URL means a compatible server unless the catalogue says the model speaks Responses.
+    env: { WORKSTREAMS_MODEL_CATALOGUE: JSON.stringify({ "gpt-4.1-mini": { api: "responses" } }) },
+  },
+  { profile: "chat", model: "gpt-4.1-mini", env: {} },
+  { profile: "compatible", model: "llama3.1:8b", env: {} },
+];
+
+type Page = {
+  messages: Array<{
+    role: string;
+    parts: Array<{ type: string; text?: string; state?: string; output?: unknown }>;
+    metadata: Record<string, unknown>;
+  }>;
+};
+
+async function turn(owner: Owner, text: string) {
+  const response = await send(owner, text);
+  expect(response.status).toBe(200);
+  const { events } = await readSse(response);
+  return { events, assistant: await lastAnswer(owner) };
+}
+
+async function lastAnswer(owner: Owner) {
+  const page = (await owner.client.json<Page>(`/api/workstreams/${owner.workstreamId}/messages`))
+    .body;
+  return page.messages.findLast((message) => message.role === "assistant");
+}
+
+const streams = (request: RecordedRequest) => request.body.stream === true;
+const streamed = () => fake.requests.filter(streams);
+
+function lastStatus(events: SseEvent[]) {
+  return statuses(events).at(-1);
+}
+
+describe.each(SETTINGS)("through the $profile profile ($model)", ({ profile, model, env }) => {
+  beforeAll(() => {
+    for (const key of MODEL_ENV) delete process.env[key];
+    Object.assign(process.env, {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODEL: model,
+      MODEL_ATTEMPTS: "1",
+      ...env,
+    });
+    fake.profile = profile;
+  });
+  beforeEach(() => {
+    fake.plans = [];
+    fake.requests.length = 0;
+    fake.violations.length = 0;
+    fake.fallbackPlan = { kind: "text", text: "Hello from the fake model." };
+    // Turns and consultations stream; the post-turn jobs (titles, activity lines) do not.
+    fake.takesPlan = streams;
+  });
+
+  const api = profile === "responses" ? "responses" : "chat";
+
+  it("a plain turn streams its answer, with the usage the server reports", async () => {
+    fake.plans = [{ kind: "text", text: "Plain and simple, from the fake." }];
+    const owner = await app.owner();
+    const { events, assistant } = await turn(owner, "Say something plain.");
+    expect(lastStatus(events)).toBe("ready");
+    expect(messageText(assistant ?? { parts: [] })).toBe("Plain and simple, from the fake.");
+    expect(streamed().map((request) => [request.api, request.model])).toEqual([[api, model]]);
+    if (profile === "compatible") {
+      // No usage chunk: unknown, never zero; and an unknown model's cost is unknown.
+      expect(assistant?.metadata).toMatchObject({ inputTokens: null, costUsd: null });
+    } else {
+      expect(assistant?.metadata).toMatchObject({
+        model,
+        inputTokens: USAGE.input,
+        outputTokens: USAGE.output,
+      });
+      expect(assistant?.metadata.costUsd).toEqual(expect.any(Number));
+    }
+    if (profile === "responses") expect(streamed()[0]?.store).toBe(false);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("a tool loop: the call's arguments stream in, the tool runs, the model sees its result", async () => {
+    fake.plans = [
+      { kind: "tool", name: "calculate", args: { expression: "(1200 * 0.15) / 4" } },
+      { kind: "text", text: "It comes to 45." },
+    ];
+    const owner = await app.owner();
+    const { events, assistant } = await turn(owner, "What is (1200 * 0.15) / 4?");
+    expect(lastStatus(events)).toBe("ready");
+    expect(statuses(events)).toContain("tool");
+    expect(streamed()).toHaveLength(2);
+    expect(JSON.stringify(streamed()[1]?.messages)).toContain('\\"value\\":45');
+    expect(messageText(assistant ?? { parts: [] })).toContain("It comes to 45.");
+    expect(assistant?.parts.find((part) => part.type === "tool-calculate")?.state).toBe(
+      "output-available",
+    );
+  });
+
+  it("parallel tool calls in one step each run and each answer goes back", async () => {
+    fake.plans = [
+      {
+        kind: "tools",
+        calls: [
+          { name: "calculate", args: { expression: "2 + 2" } },
+          { name: "calculate", args: { expression: "3 * 3" } },
+        ],
+      },
+      { kind: "text", text: "Four and nine." },
+    ];
+    const owner = await app.owner();
+    const { events, assistant } = await turn(owner, "Two sums, please.");
+    expect(lastStatus(events)).toBe("ready");
+    const sent = JSON.stringify(streamed()[1]?.messages);
+    expect(sent).toContain('\\"value\\":4');
+    expect(sent).toContain('\\"value\\":9');
+    expect(assistant?.parts.filter((part) => part.type === "tool-calculate")).toHaveLength(2);
+  });
+
+  it("an approval suspends the turn and approving continues it through the same server", async () => {
+    const desk = await deskWithTarget(app.url);
+    fake.plans = [
+      {
+        kind: "tool",
+        name: "send_message",
+        args: {
+          workstreamId: desk.targetTitle,
+          text: "the launch moved to May",
+          reason: "You asked me to pass this on.",
+        },
+      },
+      { kind: "text", text: "Passed on." },
+    ];
+    const { turnId, approvalIds, events } = await sendUntilSuspended(
+      desk,
+      "tell my Launch notes workstream: the launch moved to May",
+    );
+    const suspendedAt = Math.max(...events.map((event) => event.offset ?? 0));
+    const approved = await answer(desk.client, desk, turnId, String(approvalIds[0]), {
+      approved: true,
+    });
+    expect(approved.status).toBe(200);
+    const followed = await followFrom(desk, suspendedAt);
+    expect(lastStatus(followed.events)).toBe("ready");
+    expect(streamed()).toHaveLength(2);
+    expect(streamed()[1]?.api).toBe(api);
+    expect(JSON.stringify(streamed()[1]?.messages)).toContain("sent");
+    const target = await messagesOf(desk.targetId);
+    expect(JSON.stringify(target.map((row) => row.parts))).toContain("the launch moved to May");
+  });
+
+  it("a specialist consultation runs through the same server, nested in the chief's turn", async () => {
+    const group = await app.withGroup(`Specialist ${profile}`);
+    fake.plans = [
+      {
+        kind: "tool",
+        name: "consult_specialist",
+        args: { specialist: "analyst", question: "Which option is cheaper?" },
+      },
+      { kind: "text", text: "Option B is cheaper by a third." },
+      { kind: "text", text: "The analyst says option B." },
+    ];
+    const { events, assistant } = await turn(
+      { ...group.user, workstreamId: group.workstreamId },
+      "Ask the analyst which option is cheaper.",
+    );
+    expect(lastStatus(events)).toBe("ready");
+    expect(streamed().map((request) => request.api)).toEqual([api, api, api]);
+    const nested = events.filter((event) => event.data.type === "data-specialist").at(-1);
+    expect(JSON.stringify(nested?.data)).toContain("Option B is cheaper by a third.");
+    expect(messageText(assistant ?? { parts: [] })).toContain("The analyst says option B.");
+  });
+});
