@@ -5,13 +5,14 @@
 // unless OPENAI_STORE=true. Every model is wrapped for retries, fallback and timeouts
 // (resilient-model.ts).
 import type { OpenAIProvider } from "@ai-sdk/openai";
-import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4Middleware } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 import type { ReasoningProfile } from "@/lib/config";
 import { type ModelCapabilities, modelCapabilities, type ReasoningEffort } from "./catalogue";
 import { loadModelConfig, type ModelConfig } from "./model-config";
 import { createOfflineModel, documentedRequests, OFFLINE_TRIGGERS } from "./offline-model";
 import { type Attempt, createResilientModel, type ResilienceOptions } from "./resilient-model";
+import { structuredOutputMiddleware } from "./structured-output";
 
 export type ResolvedModel = {
   model: LanguageModelV4;
@@ -99,11 +100,10 @@ function openAIModel(
   const model =
     apiOf(capabilities, settings) === "responses" ? openai.responses(id) : openai.chat(id);
   const defaults = providerDefaults(capabilities, profile, settings);
-  if (Object.keys(defaults).length === 0) return model;
-  // A call's own openai options win over the defaults.
-  return wrapLanguageModel({
-    model,
-    middleware: {
+  const middleware: LanguageModelV4Middleware[] = [];
+  if (Object.keys(defaults).length > 0) {
+    // A call's own openai options win over the defaults.
+    middleware.push({
       specificationVersion: "v4",
       transformParams: async ({ params }) => ({
         ...params,
@@ -112,8 +112,11 @@ function openAIModel(
           openai: { ...defaults, ...params.providerOptions?.openai },
         },
       }),
-    },
-  });
+    });
+  }
+  const structured = structuredOutputMiddleware(capabilities.structuredOutput);
+  if (structured) middleware.push(structured);
+  return middleware.length === 0 ? model : wrapLanguageModel({ model, middleware });
 }
 
 export function usingOfflineModel(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -3,6 +3,10 @@
 // Chat Completions, and an OpenAI-compatible server with a model the catalogue does not know.
 // One app and one database for the file; each profile switches the fake and the environment.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { extractStructured } from "@/lib/models/extract";
+import { strictSchema } from "@/lib/models/strict-schema";
+import { StructuredOutputError } from "@/lib/models/structured-output";
 import { wireDomains } from "@/root/wiring";
 import {
   type FakeOpenAI,
@@ -219,5 +223,97 @@ describe.each(SETTINGS)("through the $profile profile ($model)", ({ profile, mod
     const nested = events.filter((event) => event.data.type === "data-specialist").at(-1);
     expect(JSON.stringify(nested?.data)).toContain("Option B is cheaper by a third.");
     expect(messageText(assistant ?? { parts: [] })).toContain("The analyst says option B.");
+  });
+});
+
+describe("structured output that degrades with the model's catalogue entry", () => {
+  const schema = strictSchema(z.object({ facts: z.array(z.string()) }));
+  const extract = () =>
+    extractStructured({
+      task: "memory-facts",
+      instructions: "List the facts worth remembering.",
+      transcript: "I drink tea every morning.",
+      schema,
+      maxOutputTokens: 200,
+    });
+
+  beforeEach(() => {
+    for (const key of MODEL_ENV) delete process.env[key];
+    Object.assign(process.env, {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODEL: "llama3.1:8b",
+      MODEL_ATTEMPTS: "1",
+    });
+    fake.profile = "compatible";
+    fake.plans = [];
+    fake.requests.length = 0;
+    fake.takesPlan = () => true;
+  });
+
+  it("a model with strict schemas gets json_schema in strict mode", async () => {
+    process.env.OPENAI_MODEL = "gpt-4.1-mini";
+    fake.profile = "chat";
+    fake.plans = [{ kind: "text", text: '{"facts":["drinks tea"]}' }];
+    expect(await extract()).toEqual({ facts: ["drinks tea"] });
+    expect(fake.requests[0]?.response_format).toMatchObject({
+      type: "json_schema",
+      json_schema: { strict: true },
+    });
+  });
+
+  it("an unknown model on a compatible server gets JSON mode with the schema in its instructions", async () => {
+    fake.plans = [{ kind: "text", text: '{"facts":["drinks tea"]}' }];
+    expect(await extract()).toEqual({ facts: ["drinks tea"] });
+    expect(fake.requests[0]?.response_format).toEqual({ type: "json_object" });
+    expect(JSON.stringify(fake.requests[0]?.messages)).toContain("must match this JSON schema");
+  });
+
+  it("an answer that fails the schema gets one repair attempt carrying the validation error", async () => {
+    fake.plans = [
+      { kind: "text", text: '{"facts":"drinks tea"}' },
+      { kind: "text", text: '{"facts":["drinks tea"]}' },
+    ];
+    expect(await extract()).toEqual({ facts: ["drinks tea"] });
+    expect(fake.requests).toHaveLength(2);
+    expect(JSON.stringify(fake.requests[1]?.messages)).toContain(
+      "Your previous answer was not valid",
+    );
+  });
+
+  it("a second failure fails with the model's id and the reason, none of the answer's words", async () => {
+    fake.plans = [
+      { kind: "text", text: "the secret word is marmalade" },
+      { kind: "text", text: "still marmalade" },
+    ];
+    const failure = await extract().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StructuredOutputError);
+    expect(String((failure as Error).message)).toBe(
+      "llama3.1:8b gave no valid structured output: the answer is not valid JSON",
+    );
+    expect(String((failure as Error).message)).not.toContain("marmalade");
+  });
+
+  it("a model whose entry says tool answers through one forced tool call", async () => {
+    process.env.WORKSTREAMS_MODEL_CATALOGUE = JSON.stringify({
+      "qwen2.5:7b": {
+        api: "chat",
+        contextWindow: 32_768,
+        input: { image: false, pdf: false },
+        tools: true,
+        structuredOutput: "tool",
+        reasoning: null,
+        prices: null,
+      },
+    });
+    process.env.OPENAI_MODEL = "qwen2.5:7b";
+    fake.plans = [{ kind: "tool", name: "give_answer", args: { facts: ["drinks tea"] } }];
+    expect(await extract()).toEqual({ facts: ["drinks tea"] });
+    expect(fake.requests[0]?.response_format).toBeUndefined();
+    expect(fake.requests[0]?.tools?.map((tool) => tool.function.name)).toEqual(["give_answer"]);
+    expect(fake.requests[0]?.body.tool_choice).toEqual({
+      type: "function",
+      function: { name: "give_answer" },
+    });
   });
 });
