@@ -171,6 +171,19 @@ export function modelCapabilities(
   return { ...UNKNOWN_MODEL, id: modelId, known: false, source: "unknown" };
 }
 
+/**
+ * What the owner's inspector and the admin console say of a model the catalogue does not know
+ * (null for a known one): its capabilities are guesses, and where to set them.
+ */
+export function unknownModelNotice(modelId: string): string | null {
+  if (modelCapabilities(modelId).known) return null;
+  return (
+    `${modelId} is not in the model catalogue, so it runs with conservative defaults: an 8,192-token ` +
+    `window, text only, JSON mode, no reasoning and an unknown cost. Set its capabilities in ` +
+    `${CATALOGUE_VARIABLE} (see docs/configuration.md).`
+  );
+}
+
 export function contextWindow(modelId: string): number {
   return modelCapabilities(modelId).contextWindow;
 }

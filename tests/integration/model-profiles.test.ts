@@ -4,6 +4,7 @@
 // One app and one database for the file; each profile switches the fake and the environment.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { TurnInspection } from "@/lib/inspector/types";
 import { extractStructured } from "@/lib/models/extract";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { StructuredOutputError } from "@/lib/models/structured-output";
@@ -203,6 +204,29 @@ describe.each(SETTINGS)("through the $profile profile ($model)", ({ profile, mod
     expect(JSON.stringify(target.map((row) => row.parts))).toContain("the launch moved to May");
   });
 
+  it("the owner's inspector and the admin console flag a model the catalogue does not know", async () => {
+    const group = await app.withGroup(`Notice ${profile}`);
+    const admin = await app.memberOf(group.user.organizationId, "admin", `Admin ${profile}`);
+    fake.plans = [{ kind: "text", text: "Noted." }];
+    const response = await send({ ...group.user, workstreamId: group.workstreamId }, "Note this.");
+    const turnId = String(response.headers.get("x-turn-id"));
+    await readSse(response);
+    const path = `/workstreams/${group.workstreamId}/turns/${turnId}`;
+    const views = [
+      await group.user.client.json<TurnInspection>(`/api/${path.slice(1)}`),
+      await admin.client.json<TurnInspection>(`/api/admin${path}`),
+    ];
+    for (const view of views) {
+      expect(view.status).toBe(200);
+      if (profile === "compatible") {
+        expect(view.body.turn.modelNotice).toContain("llama3.1:8b is not in the model catalogue");
+        expect(view.body.turn.modelNotice).toContain("WORKSTREAMS_MODEL_CATALOGUE");
+      } else {
+        expect(view.body.turn.modelNotice).toBeNull();
+      }
+    }
+  });
+
   it("a specialist consultation runs through the same server, nested in the chief's turn", async () => {
     const group = await app.withGroup(`Specialist ${profile}`);
     fake.plans = [
@@ -223,6 +247,55 @@ describe.each(SETTINGS)("through the $profile profile ($model)", ({ profile, mod
     const nested = events.filter((event) => event.data.type === "data-specialist").at(-1);
     expect(JSON.stringify(nested?.data)).toContain("Option B is cheaper by a third.");
     expect(messageText(assistant ?? { parts: [] })).toContain("The analyst says option B.");
+  });
+});
+
+describe("reasoning through the Responses API", () => {
+  beforeAll(() => {
+    for (const key of MODEL_ENV) delete process.env[key];
+    Object.assign(process.env, {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODEL: "o4-mini",
+      MODEL_ATTEMPTS: "1",
+      WORKSTREAMS_MODEL_CATALOGUE: JSON.stringify({ "o4-mini": { api: "responses" } }),
+    });
+    fake.profile = "responses";
+  });
+  beforeEach(() => {
+    fake.plans = [];
+    fake.requests.length = 0;
+    fake.takesPlan = streams;
+  });
+
+  it("the profile's effort is asked for, the summary streams as a reasoning part, its tokens are counted and priced", async () => {
+    fake.plans = [
+      {
+        kind: "tool",
+        name: "calculate",
+        args: { expression: "2 + 2" },
+        reasoning: "Summing first.",
+      },
+      { kind: "text", text: "It is 4.", reasoning: "Checking the sum." },
+    ];
+    const owner = await app.owner();
+    const { events, assistant } = await turn(owner, "What is 2 + 2?");
+    expect(lastStatus(events)).toBe("ready");
+    const [first, second] = streamed();
+    expect(first?.reasoning).toMatchObject({ effort: expect.any(String), summary: "auto" });
+    expect(first?.store).toBe(false);
+    expect(first?.include).toContain("reasoning.encrypted_content");
+    // Not stored at OpenAI: the encrypted reasoning goes back with the next step.
+    expect(JSON.stringify(second?.messages)).toMatch(
+      /"type":"reasoning","id":"rs_\d+","encrypted_content":"enc_\d+"/,
+    );
+    const reasoning = assistant?.parts.filter((part) => part.type === "reasoning");
+    expect(reasoning?.map((part) => part.text)).toEqual(["Summing first.", "Checking the sum."]);
+    expect(assistant?.metadata.reasoningTokens).toBe(2 * USAGE.reasoning);
+    // o4-mini: 1.1 in (0.275 cached), 4.4 out per million; reasoning is part of the output.
+    const perStep =
+      ((USAGE.input - USAGE.cached) * 1.1 + USAGE.cached * 0.275 + USAGE.output * 4.4) / 1e6;
+    expect(assistant?.metadata.costUsd).toBeCloseTo(2 * perStep, 10);
   });
 });
 

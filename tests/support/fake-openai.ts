@@ -42,8 +42,9 @@ export type Plan =
   | { kind: "text"; text: string; usage?: boolean; delayMs?: number; reasoning?: string }
   /** Closes the connection without an answer: a network failure. */
   | { kind: "reset" }
-  /** One tool call; string `args` are sent as they are (malformed JSON, say). */
-  | ({ kind: "tool" } & ToolCallPlan)
+  /** One tool call; string `args` are sent as they are (malformed JSON, say); `reasoning` as
+   * for text. */
+  | ({ kind: "tool"; reasoning?: string } & ToolCallPlan)
   /** Several tool calls in one step (parallel tool calls). */
   | { kind: "tools"; calls: ToolCallPlan[] }
   /** The model declines: a refusal item (Responses) or `refusal` delta (Chat). */
@@ -576,7 +577,10 @@ export async function startFakeOpenAI({
       total_tokens: USAGE.input + USAGE.output,
     };
     const encrypted = request.include?.includes("reasoning.encrypted_content") ? `enc_${n}` : null;
-    const reasoningText = plan.kind === "text" && request.reasoning ? plan.reasoning : undefined;
+    const reasoningText =
+      (plan.kind === "text" || plan.kind === "tool") && request.reasoning
+        ? plan.reasoning
+        : undefined;
     const calls = plan.kind === "tool-then-drop" ? [plan] : callsOf(plan);
     const text = plan.kind === "text" || plan.kind === "text-then-drop" ? plan.text : null;
 
