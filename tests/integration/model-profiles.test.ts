@@ -299,6 +299,129 @@ describe("reasoning through the Responses API", () => {
   });
 });
 
+describe.each(["responses", "chat"] as const)("failures end as promised (%s)", (profile) => {
+  beforeAll(() => {
+    for (const key of MODEL_ENV) delete process.env[key];
+    Object.assign(process.env, {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MODEL: "gpt-4.1-mini",
+      MODEL_ATTEMPTS: "2",
+      MODEL_RETRY_BASE_MS: "5",
+      ...(profile === "responses"
+        ? {
+            WORKSTREAMS_MODEL_CATALOGUE: JSON.stringify({ "gpt-4.1-mini": { api: "responses" } }),
+          }
+        : {}),
+    });
+    fake.profile = profile;
+  });
+  beforeEach(() => {
+    fake.plans = [];
+    fake.requests.length = 0;
+    fake.takesPlan = streams;
+  });
+
+  function errorOf(events: SseEvent[]) {
+    const event = events.find(
+      (item) =>
+        item.data.type === "data-status" && (item.data.data as { state: string }).state === "error",
+    );
+    return (event?.data.data ?? {}) as { code?: string; message?: string };
+  }
+
+  it("a 429 with retry-after is waited out, then retried", async () => {
+    fake.plans = [
+      { kind: "fail", status: 429, retryAfter: 1 },
+      { kind: "text", text: "After the wait." },
+    ];
+    const started = Date.now();
+    const { events, assistant } = await turn(await app.owner(), "Hello?");
+    expect(lastStatus(events)).toBe("ready");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(streamed()).toHaveLength(2);
+    expect(messageText(assistant ?? { parts: [] })).toBe("After the wait.");
+  });
+
+  it("a 429 asking for a longer wait than a turn can give fails the turn as rate limited", async () => {
+    fake.plans = [{ kind: "fail", status: 429, retryAfter: 120, message: "Zk9 tenant quota" }];
+    const { events } = await turn(await app.owner(), "Hello?");
+    expect(errorOf(events).code).toBe("model:rate_limit");
+    expect(JSON.stringify(events)).not.toContain("Zk9");
+    expect(streamed()).toHaveLength(1);
+  });
+
+  it("context_length_exceeded trims the oldest conversation and retries once", async () => {
+    const owner = await app.owner();
+    fake.plans = [{ kind: "text", text: "First answer." }];
+    await turn(owner, "First question.");
+    fake.plans = [
+      { kind: "fail", status: 400, code: "context_length_exceeded" },
+      { kind: "text", text: "Answered within the window." },
+    ];
+    fake.requests.length = 0;
+    const { events, assistant } = await turn(owner, "Second question.");
+    expect(lastStatus(events)).toBe("ready");
+    expect(messageText(assistant ?? { parts: [] })).toBe("Answered within the window.");
+    const [refused, retried] = streamed();
+    expect(JSON.stringify(refused?.messages)).toContain("First question.");
+    expect(JSON.stringify(retried?.messages)).not.toContain("First question.");
+    expect(JSON.stringify(retried?.messages)).toContain("Second question.");
+  });
+
+  it("malformed arguments, arguments that fail the schema and an unknown tool are tool errors the model sees", async () => {
+    fake.plans = [
+      {
+        kind: "tools",
+        calls: [
+          { name: "calculate", args: '{"expression": "2 +' },
+          { name: "calculate", args: { expression: 5 } },
+          { name: "launch_rockets", args: {} },
+        ],
+      },
+      { kind: "text", text: "Those did not work." },
+    ];
+    const { events, assistant } = await turn(await app.owner(), "Try some tools.");
+    expect(lastStatus(events)).toBe("ready");
+    expect(streamed()).toHaveLength(2);
+    const sent = JSON.stringify(streamed()[1]?.messages);
+    expect(sent).toContain("launch_rockets");
+    expect(sent.match(/error/gi)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(messageText(assistant ?? { parts: [] })).toContain("Those did not work.");
+  });
+
+  it("a refusal is the answer the member reads", async () => {
+    fake.plans = [{ kind: "refusal", text: "I can't help with that." }];
+    const { events, assistant } = await turn(await app.owner(), "Something off-limits.");
+    expect(lastStatus(events)).toBe("ready");
+    expect(messageText(assistant ?? { parts: [] })).toBe("I can't help with that.");
+  });
+
+  it("a stream that stops mid-tool-call is retried; with no attempt left the turn fails with a stable code", async () => {
+    fake.plans = [
+      { kind: "tool-then-drop", name: "calculate", args: { expression: "1 + 1" } },
+      { kind: "text", text: "Retried cleanly." },
+    ];
+    const retried = await turn(await app.owner(), "Add one and one.");
+    expect(lastStatus(retried.events)).toBe("ready");
+    expect(streamed()).toHaveLength(2);
+    expect(messageText(retried.assistant ?? { parts: [] })).toBe("Retried cleanly.");
+    expect(retried.assistant?.parts.some((part) => part.type === "tool-calculate")).toBe(false);
+
+    process.env.MODEL_ATTEMPTS = "1";
+    try {
+      fake.plans = [{ kind: "tool-then-drop", name: "calculate", args: { expression: "1 + 1" } }];
+      const { events } = await turn(await app.owner(), "Add one and one.");
+      expect(lastStatus(events)).toBe("error");
+      const error = errorOf(events);
+      expect(error.code).toMatch(/^model:/);
+      expect(error.message).toMatch(/\.$/);
+    } finally {
+      process.env.MODEL_ATTEMPTS = "2";
+    }
+  });
+});
+
 describe("structured output that degrades with the model's catalogue entry", () => {
   const schema = strictSchema(z.object({ facts: z.array(z.string()) }));
   const extract = () =>
