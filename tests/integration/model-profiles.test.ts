@@ -2,9 +2,12 @@
 // provider and the contract fake (tests/support/fake-openai.ts): OpenAI's Responses API, OpenAI's
 // Chat Completions, and an OpenAI-compatible server with a model the catalogue does not know.
 // One app and one database for the file; each profile switches the fake and the environment.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { TurnInspection } from "@/lib/inspector/types";
+import { embedTexts } from "@/lib/memory/embedding";
 import { extractStructured } from "@/lib/models/extract";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { StructuredOutputError } from "@/lib/models/structured-output";
@@ -202,6 +205,69 @@ describe.each(SETTINGS)("through the $profile profile ($model)", ({ profile, mod
     expect(JSON.stringify(streamed()[1]?.messages)).toContain("sent");
     const target = await messagesOf(desk.targetId);
     expect(JSON.stringify(target.map((row) => row.parts))).toContain("the launch moved to May");
+  });
+
+  it("an image and a PDF go with the message where the catalogue says the model takes them", async () => {
+    const owner = await app.owner();
+    const uploaded = [];
+    for (const name of ["photo.png", "report.pdf"]) {
+      const form = new FormData();
+      const bytes = await readFile(path.resolve("tests/fixtures/files", name));
+      form.append("file", new Blob([new Uint8Array(bytes)]), name);
+      const response = await owner.client.fetch(`/api/workstreams/${owner.workstreamId}/files`, {
+        method: "POST",
+        body: form,
+      });
+      expect(response.status).toBe(201);
+      uploaded.push((await response.json()) as { id: string; name: string; mediaType: string });
+    }
+    fake.plans = [{ kind: "text", text: "I see both files." }];
+    const response = await owner.client.fetch(`/api/workstreams/${owner.workstreamId}/messages`, {
+      method: "POST",
+      json: {
+        message: {
+          id: `m_${crypto.randomUUID().slice(0, 12)}`,
+          role: "user",
+          parts: [
+            { type: "text", text: "Look at these." },
+            ...uploaded.map((file) => ({
+              type: "file",
+              mediaType: file.mediaType,
+              filename: file.name,
+              url: `file:${file.id}`,
+            })),
+          ],
+        },
+      },
+    });
+    const { events } = await readSse(response);
+    expect(lastStatus(events)).toBe("ready");
+    const sent = JSON.stringify(streamed()[0]?.messages);
+    const parts = {
+      responses: ["input_image", "input_file"],
+      chat: ["image_url", '"type":"file"'],
+      compatible: [],
+    }[profile];
+    for (const part of parts) expect(sent).toContain(part);
+    if (profile === "compatible") {
+      // An unknown model takes text only: the files are listed, readable with read_attachment.
+      expect(sent).not.toContain("image_url");
+      expect(sent).toContain("read_attachment");
+    }
+  });
+
+  it("embeddings come from the same server", async () => {
+    process.env.OPENAI_EMBEDDING_MODEL =
+      profile === "compatible" ? "nomic-embed-text" : "text-embedding-3-small";
+    process.env.OPENAI_EMBEDDING_DIMENSIONS = "1536";
+    try {
+      const vectors = await embedTexts(["tea in the morning", "coffee at night"]);
+      expect(vectors?.map((vector) => vector.length)).toEqual([1536, 1536]);
+      expect(fake.embeddingRequests.at(-1)?.model).toBe(process.env.OPENAI_EMBEDDING_MODEL);
+    } finally {
+      delete process.env.OPENAI_EMBEDDING_MODEL;
+      delete process.env.OPENAI_EMBEDDING_DIMENSIONS;
+    }
   });
 
   it("the owner's inspector and the admin console flag a model the catalogue does not know", async () => {
