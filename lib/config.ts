@@ -196,7 +196,7 @@ export const config = {
   context: {
     /**
      * The model's context window in tokens, for every model: set it to test with a small window.
-     * Unset, each model's own window applies (lib/models/pricing.ts; 200,000 when unknown).
+     * Unset, each model's own window applies (lib/models/catalogue.ts; 8,192 when unknown).
      */
     windowOverride: intFromEnv("WORKSTREAMS_CONTEXT_WINDOW", 0) || null,
     /** Tokens kept back for the model's answer. */

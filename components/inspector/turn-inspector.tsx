@@ -79,6 +79,11 @@ function Inspection({ record }: { record: TurnInspection }) {
           ) : null}
         </div>
         {turn.reason ? <p className="text-fg-muted">{turn.reason}</p> : null}
+        {turn.modelNotice ? (
+          <p role="note" className="text-fg-muted" data-testid="unknown-model-notice">
+            {turn.modelNotice}
+          </p>
+        ) : null}
         <Totals usage={record.usage} costUsd={record.costUsd} />
       </section>
 

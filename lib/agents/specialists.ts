@@ -12,7 +12,7 @@ import { z } from "zod";
 import { type AgentConfig, config, getAgent } from "@/lib/config";
 import type { HistoryMessage, KeptContext } from "@/lib/context/window";
 import { streamModelText } from "@/lib/models/calls";
-import { costUsd } from "@/lib/models/pricing";
+import { costUsd } from "@/lib/models/catalogue";
 import { strictSchema } from "@/lib/models/strict-schema";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
 import { textOf } from "@/lib/text/message-text";

@@ -5,7 +5,7 @@ import { countTokens } from "gpt-tokenizer";
 import { LRUCache } from "lru-cache";
 import type { ToolPolicy } from "@/lib/agents/authority";
 import { config } from "@/lib/config";
-import { contextWindow, MODELS } from "@/lib/models/pricing";
+import { contextWindow, largestContextWindow } from "@/lib/models/catalogue";
 import type { ExecutionPlan, MemoryBlockEntry, WorkstreamState } from "@/lib/state/schema";
 import type { WorkstreamMessage } from "@/lib/turns/messages";
 
@@ -64,9 +64,7 @@ export function messageBudgetTokens(tokens: number): number {
  * to the turn's own model.
  */
 export function historyReadCap(): number {
-  const window =
-    config.context.windowOverride ??
-    Math.max(...Object.values(MODELS).map((model) => model.contextWindow));
+  const window = config.context.windowOverride ?? largestContextWindow();
   return Math.floor((window - reservedOutputOf(window)) / (1 + config.context.tokenizerMargin));
 }
 

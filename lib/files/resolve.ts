@@ -4,7 +4,7 @@
 // answers which files exist, what they cost in the window, and how to hand one to a model.
 import "server-only";
 import { config } from "@/lib/config";
-import { acceptsFile } from "@/lib/models/pricing";
+import { acceptsFile } from "@/lib/models/catalogue";
 import { fileIdsOf } from "./attach";
 import { isImage } from "./labels";
 import { readStoredBytes } from "./read-tool";

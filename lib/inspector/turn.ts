@@ -8,6 +8,7 @@ import { executePrepared, getDb } from "@/db/client";
 import { fromJson } from "@/db/json";
 import { turns, workstreams } from "@/db/schema";
 import { AppError } from "@/lib/kernel/errors";
+import { unknownModelNotice } from "@/lib/models/catalogue";
 import type { Attempt } from "@/lib/models/resilient-model";
 import type { TokenUsage } from "@/lib/models/usage";
 import type { RunRecord } from "@/lib/turns/trace";
@@ -148,6 +149,7 @@ export async function inspectTurn({
       errorCode: turn.errorCode,
       agentId: turn.agentId,
       model: turn.model,
+      modelNotice: turn.model ? unknownModelNotice(turn.model) : null,
       createdAt: turn.createdAt.toISOString(),
       startedAt: turn.startedAt?.toISOString() ?? null,
       endedAt: turn.endedAt?.toISOString() ?? null,

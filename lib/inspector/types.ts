@@ -104,6 +104,8 @@ export type TurnInspection = {
     errorCode: string | null;
     agentId: string | null;
     model: string | null;
+    /** Set when the model is not in the catalogue: its capabilities are defaults, and where to set them. */
+    modelNotice: string | null;
     createdAt: string;
     startedAt: string | null;
     endedAt: string | null;

@@ -3,11 +3,14 @@
 // offline answer (lib/memory/offline-answers.ts, lib/skills/offline-answer.ts). The schema is deliberately lenient (any lengths, any
 // numbers): what a model returns is clipped and checked by the caller, so an over-long fact
 // drops that fact rather than failing the job. Callers build it with strictSchema
-// (./strict-schema.ts): OpenAI receives every structured output in strict mode.
+// (./strict-schema.ts): OpenAI receives every structured output in strict mode; a model without
+// strict schemas gets JSON mode or a forced tool call (./structured-output.ts), and an answer that
+// fails the schema one repair attempt before the job fails with the model's id and the reason.
 import "server-only";
 import { type FlexibleSchema, Output } from "ai";
 import { generateModelText } from "./calls";
 import { resolveModel } from "./registry";
+import { generateStructured } from "./structured-output";
 
 export async function extractStructured<T>({
   task,
@@ -23,15 +26,17 @@ export async function extractStructured<T>({
   schema: FlexibleSchema<T>;
   maxOutputTokens: number;
 }): Promise<T> {
-  const { model } = await resolveModel("fast");
-  const { output } = await generateModelText({
-    call: task,
-    model,
-    instructions,
-    prompt: transcript,
-    output: Output.object({ schema }),
-    maxOutputTokens,
-    providerOptions: { offline: { task } },
+  const { model, modelId } = await resolveModel("fast");
+  return generateStructured(modelId, async (repair) => {
+    const { output } = await generateModelText({
+      call: task,
+      model,
+      instructions,
+      prompt: repair ? `${transcript}\n\n${repair}` : transcript,
+      output: Output.object({ schema }),
+      maxOutputTokens,
+      providerOptions: { offline: { task } },
+    });
+    return output;
   });
-  return output;
 }

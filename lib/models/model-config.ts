@@ -2,6 +2,11 @@
 // stops the server with a message that names the variable.
 import { z } from "zod";
 import { MEMORY_EMBEDDING_DIMENSIONS } from "@/db/schema/memories";
+import { configuredEntries } from "./catalogue";
+
+const Effort = z.enum(["minimal", "low", "medium", "high"], {
+  message: "must be minimal, low, medium or high",
+});
 
 const Env = z.object({
   OPENAI_API_KEY: z.string().trim().optional(),
@@ -11,6 +16,11 @@ const Env = z.object({
   OPENAI_MODEL_BALANCED: z.string().trim().min(1).optional(),
   OPENAI_MODEL_DEEP: z.string().trim().min(1).optional(),
   OPENAI_FALLBACK_MODEL: z.string().trim().min(1).optional(),
+  /** `true` lets OpenAI store Responses API calls; unset or `false`, nothing is stored there. */
+  OPENAI_STORE: z.enum(["true", "false"], { message: "must be true or false" }).optional(),
+  OPENAI_REASONING_EFFORT_FAST: Effort.optional(),
+  OPENAI_REASONING_EFFORT_BALANCED: Effort.optional(),
+  OPENAI_REASONING_EFFORT_DEEP: Effort.optional(),
   MODEL_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   MODEL_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   MODEL_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
@@ -60,6 +70,8 @@ export function loadModelConfig(
       "is required with OPENAI_BASE_URL (use any non-empty value for servers without keys)",
     );
   }
+  // A malformed catalogue stops the server too, naming the bad entry.
+  configuredEntries(env);
   const embeddingModel = parsed.data.OPENAI_EMBEDDING_MODEL;
   if (embeddingModel && embeddingModel !== "offline" && !parsed.data.OPENAI_API_KEY) {
     throw new ModelConfigError(

@@ -2,10 +2,13 @@
 // fails before emitting anything is retried with backoff, then handed to a fallback model; one that
 // fails after emitting content fails as it is (the turn keeps the partial answer). Every call has a
 // first-token and an idle timeout, so a bad key or an unreachable server is a clear error, never a
-// hang.
+// hang. A 429's `retry-after` sets the wait before the next attempt (up to a bound); a request
+// the provider finds longer than the model's context is trimmed of its oldest turns and sent once
+// more.
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
@@ -51,6 +54,44 @@ const CONTENT = new Set([
   "source",
 ]);
 
+/** The longest a `retry-after` may make a call wait: beyond it the turn fails instead. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
+/** A 429's `retry-after` in milliseconds (seconds or an HTTP date), when it has one. */
+export function retryAfterMs(error: unknown): number | null {
+  const headers = (error as { responseHeaders?: Record<string, string> }).responseHeaders;
+  const value = headers?.["retry-after"] ?? headers?.["Retry-After"];
+  if (!value) return null;
+  const seconds = Number(value);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) && ms >= 0 ? ms : null;
+}
+
+/** Whether the provider refused the request for exceeding the model's context window. */
+export function isContextLengthExceeded(error: unknown): boolean {
+  const data = (error as { data?: { error?: { code?: unknown } } }).data;
+  return data?.error?.code === "context_length_exceeded";
+}
+
+/**
+ * The prompt without its oldest half of conversation: system messages stay, and what is kept
+ * starts at a user message so that no tool result is left without its call. Null when nothing
+ * can go (a single exchange).
+ */
+export function trimmedPrompt(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt | null {
+  const system = prompt.filter((message) => message.role === "system");
+  const rest = prompt.filter((message) => message.role !== "system");
+  let from = Math.floor(rest.length / 2);
+  while (from < rest.length && rest[from]?.role !== "user") from++;
+  if (from === 0 || from >= rest.length) {
+    // Keep the last user message onward, if anything came before it.
+    const lastUser = rest.findLastIndex((message) => message.role === "user");
+    if (lastUser <= 0) return null;
+    from = lastUser;
+  }
+  return [...system, ...rest.slice(from)];
+}
+
 function isRetryable(error: unknown): boolean {
   if (error instanceof ModelTimeoutError) return true;
   const flagged = (error as { isRetryable?: unknown }).isRetryable;
@@ -74,11 +115,13 @@ export function createResilientModel(options: ResilienceOptions): LanguageModelV
 
 async function streamWithAttempts(
   options: ResilienceOptions,
-  call: LanguageModelV4CallOptions,
+  original: LanguageModelV4CallOptions,
 ): Promise<LanguageModelV4StreamResult> {
+  let call = original;
   const models = [options.primary, ...(options.fallback ? [options.fallback] : [])];
   let lastError: unknown = new Error("no model call was made");
   let attemptNumber = 0;
+  let trimmed = false;
   for (const model of models) {
     for (let attempt = 1; attempt <= options.attemptsPerModel; attempt++) {
       attemptNumber++;
@@ -120,9 +163,22 @@ async function streamWithAttempts(
           startedAt: startedAt.toISOString(),
           ms: Date.now() - startedAt.getTime(),
         });
+        if (isContextLengthExceeded(error) && !trimmed) {
+          // Once per request: the builder's estimate was short of the provider's count.
+          trimmed = true;
+          const prompt = trimmedPrompt(call.prompt);
+          if (prompt) {
+            call = { ...call, prompt };
+            attempt--;
+            continue;
+          }
+        }
         if (!isRetryable(error)) break; // the same call would fail the same way: next model
         if (attempt < options.attemptsPerModel) {
-          await sleep(options.retryBaseMs * 2 ** (attempt - 1), call.abortSignal);
+          const backoff = options.retryBaseMs * 2 ** (attempt - 1);
+          const asked = retryAfterMs(error);
+          if (asked !== null && asked > MAX_RETRY_AFTER_MS) break; // too long to wait in a turn
+          await sleep(Math.max(backoff, asked ?? 0), call.abortSignal);
         }
       }
     }

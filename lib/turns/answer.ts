@@ -3,7 +3,7 @@
 // how the turn ends (completed, stopped, failed, suspended for approvals, out of steps).
 import { type LanguageModelUsage, readUIMessageStream, type UIMessageChunk } from "ai";
 import { config } from "@/lib/config";
-import { costUsd } from "@/lib/models/pricing";
+import { costUsd } from "@/lib/models/catalogue";
 import { sumUsage, type TokenUsage, tokenUsage } from "@/lib/models/usage";
 import { statusChunk } from "@/lib/stream/types";
 import type { MessageMetadata, WorkstreamMessage } from "./messages";

@@ -3,7 +3,7 @@
 // with the turn's tools behind their TOOL_CALL stage (./tool-call.ts) and the authority stack.
 import { config } from "@/lib/config";
 import { streamModelText } from "@/lib/models/calls";
-import { costUsd } from "@/lib/models/pricing";
+import { costUsd } from "@/lib/models/catalogue";
 import { tokenUsage } from "@/lib/models/usage";
 import { stage } from "../bus";
 import { afterStage, beforeStage } from "../hooks";
