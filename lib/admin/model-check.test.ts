@@ -71,7 +71,69 @@ describe("models:check", () => {
     expect(printed).toContain("tools are not supported by this model");
     expect(printed).toContain("model local-deep not found");
     // What the catalogue assumes, known model or not.
-    expect(printed).toContain("gpt-4.1 (balanced): the catalogue assumes window 1,047,576");
+    expect(printed).toContain(
+      "gpt-4.1 (balanced): the catalogue assumes chat API, window 1,047,576",
+    );
     expect(printed).toContain("local-deep (deep): the catalogue assumes not in the catalogue");
+  });
+});
+
+describe("models:check through each server profile", () => {
+  const plans = () => [
+    { kind: "text" as const, text: "Hello there." },
+    { kind: "tool" as const, name: "get_weather", args: { city: "Paris" } },
+    { kind: "text" as const, text: city },
+  ];
+  const only = (model: string) => ({
+    OPENAI_MODEL_FAST: model,
+    OPENAI_MODEL_BALANCED: model,
+    OPENAI_MODEL_DEEP: model,
+  });
+
+  it("Responses: the calls go to the Responses API, stored nowhere, and every check passes", async () => {
+    Object.assign(process.env, {
+      ...only("gpt-4.1-mini"),
+      WORKSTREAMS_MODEL_CATALOGUE: JSON.stringify({ "gpt-4.1-mini": { api: "responses" } }),
+    });
+    fake.profile = "responses";
+    fake.requests = [];
+    fake.plans = plans();
+    try {
+      const report = await checkModels();
+      const row = report.rows.find((candidate) => candidate.modelId === "gpt-4.1-mini");
+      expect(row?.results.map(({ check, ok }) => ({ check, ok }))).toEqual([
+        { check: "stream", ok: true },
+        { check: "tool", ok: true },
+        { check: "structured", ok: true },
+      ]);
+      expect(fake.requests.map((request) => request.api)).toEqual([
+        "responses",
+        "responses",
+        "responses",
+      ]);
+      expect(fake.requests.every((request) => request.store === false)).toBe(true);
+      expect(formatModelCheck(report)).toContain("the catalogue assumes responses API");
+    } finally {
+      delete process.env.WORKSTREAMS_MODEL_CATALOGUE;
+      fake.profile = "chat";
+    }
+  });
+
+  it("Compatible: a local model the catalogue does not know is asked for JSON mode, not a strict schema", async () => {
+    Object.assign(process.env, only("llama3.1:8b"));
+    fake.profile = "compatible";
+    fake.requests = [];
+    fake.plans = plans();
+    try {
+      const report = await checkModels();
+      const row = report.rows.find((candidate) => candidate.modelId === "llama3.1:8b");
+      expect(row?.results.every((result) => result.ok)).toBe(true);
+      expect(fake.requests[2]?.response_format?.type).toBe("json_object");
+      expect(formatModelCheck(report)).toContain(
+        "llama3.1:8b (fast, balanced, deep): the catalogue assumes not in the catalogue",
+      );
+    } finally {
+      fake.profile = "chat";
+    }
   });
 });

@@ -12,10 +12,10 @@ import { z } from "zod";
 import type { ReasoningProfile } from "@/lib/config";
 import { embedTexts, getEmbedder } from "@/lib/memory/embedding";
 import { generateModelText, streamModelText } from "@/lib/models/calls";
+import { CATALOGUE_VARIABLE, modelCapabilities } from "@/lib/models/catalogue";
 import { loadModelConfig } from "@/lib/models/model-config";
-import { MODELS } from "@/lib/models/pricing";
 import { providerMessage } from "@/lib/models/provider-errors";
-import { resolveModel, usingOfflineModel } from "@/lib/models/registry";
+import { apiOf, bareModel, resolveModel, usingOfflineModel } from "@/lib/models/registry";
 import { strictSchema } from "@/lib/models/strict-schema";
 
 export type CheckName = "stream" | "tool" | "structured" | "embedding";
@@ -41,19 +41,25 @@ export type ModelCheckRow = {
 
 export type ModelCheckReport = { provider: "offline" | "openai"; rows: ModelCheckRow[] };
 
-/**
- * What the app assumes of a model. The one place the check reads the catalogue, so the model
- * catalogue replacing the price table changes only this function.
- */
+/** What the app assumes of a model: its catalogue entry, or the defaults an unknown one gets. */
 export function catalogueAssumptions(modelId: string): string {
-  const info = MODELS[modelId];
-  if (!info) return "not in the catalogue: unknown price, default window, no files";
-  const files = [info.accepts.images && "images", info.accepts.pdf && "PDF"].filter(Boolean);
-  return (
-    `window ${info.contextWindow.toLocaleString("en-US")}, ` +
-    `$${info.inputPerMillion}/$${info.outputPerMillion} per M in/out, ` +
-    `files: ${files.length ? files.join(", ") : "none"}`
-  );
+  const info = modelCapabilities(modelId);
+  const files = [info.input.image && "images", info.input.pdf && "PDF"].filter(Boolean);
+  const price = info.prices
+    ? `$${info.prices.inputPerMillion}/$${info.prices.outputPerMillion} per M in/out`
+    : "unknown price";
+  const reasoning = info.reasoning
+    ? `reasoning ${info.reasoning.efforts.join("/")}`
+    : "no reasoning";
+  return [
+    ...(info.known ? [] : [`not in the catalogue (set it in ${CATALOGUE_VARIABLE})`]),
+    `${apiOf(info, loadModelConfig())} API`,
+    `window ${info.contextWindow.toLocaleString("en-US")}`,
+    `files: ${files.length ? files.join(", ") : "none"}`,
+    `structured output ${info.structuredOutput}`,
+    reasoning,
+    price,
+  ].join(", ");
 }
 
 const PROFILES: readonly ReasoningProfile[] = ["fast", "balanced", "deep"];
@@ -137,17 +143,6 @@ async function chatChecks(model: LanguageModelV4): Promise<CheckResult[]> {
   ];
 }
 
-/** The raw model for `modelId` on the configured server: no retries, no fallback. */
-async function rawModel(modelId: string): Promise<LanguageModelV4> {
-  const settings = loadModelConfig();
-  const { createOpenAI } = await import("@ai-sdk/openai");
-  const openai = createOpenAI({
-    apiKey: settings.OPENAI_API_KEY,
-    baseURL: settings.OPENAI_BASE_URL,
-  });
-  return settings.OPENAI_BASE_URL ? openai.chat(modelId) : openai(modelId);
-}
-
 export async function checkModels(): Promise<ModelCheckReport> {
   const offline = usingOfflineModel();
   const settings = loadModelConfig();
@@ -157,14 +152,17 @@ export async function checkModels(): Promise<ModelCheckReport> {
     const entry = byModel.get(resolved.modelId) ?? {
       roles: [],
       // The offline model has no server to fail: the app's own wrapper around it is the model.
-      model: async () => (offline ? resolved.model : rawModel(resolved.modelId)),
+      model: async () => (offline ? resolved.model : bareModel(resolved.modelId, profile)),
     };
     entry.roles.push(profile);
     byModel.set(resolved.modelId, entry);
   }
   const fallbackId = offline ? undefined : settings.OPENAI_FALLBACK_MODEL;
   if (fallbackId) {
-    const entry = byModel.get(fallbackId) ?? { roles: [], model: () => rawModel(fallbackId) };
+    const entry = byModel.get(fallbackId) ?? {
+      roles: [],
+      model: () => bareModel(fallbackId, "balanced"),
+    };
     entry.roles.push("fallback");
     byModel.set(fallbackId, entry);
   }

@@ -90,6 +90,20 @@ export function providerDefaults(
   return options;
 }
 
+async function openAIProvider(settings: ModelConfig): Promise<OpenAIProvider> {
+  const { createOpenAI } = await import("@ai-sdk/openai");
+  return createOpenAI({ apiKey: settings.OPENAI_API_KEY, baseURL: settings.OPENAI_BASE_URL });
+}
+
+/**
+ * A configured model as the app calls it (its API, storage, reasoning and structured-output
+ * mode from the catalogue) but bare: no retries, fallback or timeouts. The model check's.
+ */
+export async function bareModel(id: string, profile: ReasoningProfile): Promise<LanguageModelV4> {
+  const settings = loadModelConfig();
+  return openAIModel(await openAIProvider(settings), id, profile, settings);
+}
+
 function openAIModel(
   openai: OpenAIProvider,
   id: string,
@@ -151,11 +165,7 @@ export async function resolveModel(
     );
   } else {
     provider = "openai";
-    const { createOpenAI } = await import("@ai-sdk/openai");
-    const openai = createOpenAI({
-      apiKey: settings.OPENAI_API_KEY,
-      baseURL: settings.OPENAI_BASE_URL,
-    });
+    const openai = await openAIProvider(settings);
     // @ai-sdk/openai's chat model asks for usage on every stream (stream_options.include_usage).
     const make = (id: string) => openAIModel(openai, id, profile, settings);
     primary = make(
