@@ -166,6 +166,16 @@ export const WORKSTREAM_ENTRIES: Record<string, Entry> = {
     path: (f) => `/api/workstreams/${f.workstreamId}/grants/${f.grantId}`,
   },
   "GET /api/admin/tool-policy": { expected: adminOnly(200), path: () => "/api/admin/tool-policy" },
+  // No such failed job in any organization: admins learn only that it is not theirs to handle;
+  // retrying and discarding a real one is tests/integration/failed-jobs.test.ts.
+  "POST /api/admin/jobs/[jobId]/retry": {
+    expected: adminResource(404),
+    path: () => "/api/admin/jobs/fjob_matrix_unknown/retry",
+  },
+  "DELETE /api/admin/jobs/[jobId]": {
+    expected: adminResource(404),
+    path: () => "/api/admin/jobs/fjob_matrix_unknown",
+  },
   "POST /api/admin/models/check": {
     expected: adminOnly(200),
     path: () => "/api/admin/models/check",
