@@ -67,11 +67,7 @@ async function resetSamples(page: Page): Promise<void> {
 /** The last answer's visible text once all of its words are on screen. */
 async function finalAnswer(page: Page, words: number): Promise<string> {
   const answer = messages(page, "assistant").last().locator('[data-part="text"]');
-  // A steady 100 ms look rather than the default back-off to once a second: each of the 80 runs
-  // would otherwise idle up to a second after its last word shows.
-  await expect
-    .poll(async () => wordCount((await answer.allInnerTexts()).join("\n")), { intervals: [100] })
-    .toBe(words);
+  await expect.poll(async () => wordCount((await answer.allInnerTexts()).join("\n"))).toBe(words);
   await waitForCompleted(page);
   const texts = await answer.allTextContents();
   return texts.join(" ").replace(/\s+/g, " ").trim();
