@@ -2,7 +2,14 @@
 // set), then a production build and the Playwright end-to-end tests, and the browser test against
 // `next dev`. Prints each runner's summary, the time of each phase, and one closing
 // "N passed, N failed" line.
-import { spawnSync } from "node:child_process";
+//
+// After lint, two lanes run side by side: the unit and integration tests (then the test against
+// `next dev`), and the type check, the production build and the Playwright run against it. The
+// type check and the unit runner each use about one core, and the later phases spend much of
+// their time waiting on servers, browsers and timers, so on a two-core machine the pair takes
+// little longer than the longer lane alone. Lines of a phase that
+// runs beside another carry its name. TEST_SERIAL=1 runs the phases one after another instead.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 
@@ -12,23 +19,56 @@ const reports = path.resolve(".data/test-reports");
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const only = process.argv.slice(2);
+const serial = Boolean(process.env.TEST_SERIAL);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // The names of failing tests are repeated at the very end, because CI often keeps only the tail.
 const failures = [];
 const phases = [];
 let failedPhase = false;
+// True while the lanes run side by side: a phase's lines then carry its name.
+let sideBySide = false;
+const started = Date.now();
 
-function run(name, command, args, env = {}) {
+/** Copies a child's output to ours line by line, each line marked with the phase's name. */
+function prefixLines(stream, target, name) {
+  let rest = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk) => {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) target.write(`[${name}] ${line}\n`);
+  });
+  stream.on("end", () => {
+    if (rest) target.write(`[${name}] ${rest}\n`);
+  });
+}
+
+/** Runs one phase; resolves to whether it passed. Skipped (true) when not among the chosen ones. */
+async function run(name, command, args, env = {}) {
   if (only.length && !only.includes(name)) return true;
-  const started = Date.now();
+  const phaseStarted = Date.now();
   console.log(`\n== ${name}: ${[command, ...args].join(" ")}`);
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const ok = result.status === 0;
-  phases.push({ name, seconds, ok });
-  console.log(
-    `== ${name}: ${ok ? "ok" : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds}s`,
-  );
+  const shared = sideBySide;
+  const child = spawn(command, args, {
+    stdio: shared ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: { ...process.env, ...env },
+  });
+  if (shared) {
+    prefixLines(child.stdout, process.stdout, name);
+    prefixLines(child.stderr, process.stderr, name);
+  }
+  const [status, signal] = await new Promise((resolve) => {
+    child.once("error", (error) => {
+      console.error(`== ${name}: ${error.message}`);
+      resolve([null, "spawn error"]);
+    });
+    child.once("close", (code, sig) => resolve([code, sig]));
+  });
+  const seconds = ((Date.now() - phaseStarted) / 1000).toFixed(1);
+  const ok = status === 0;
+  const at = ((Date.now() - started) / 1000).toFixed(0);
+  phases.push({ name, seconds, ok, at });
+  console.log(`== ${name}: ${ok ? "ok" : `FAILED (exit ${status ?? signal})`} in ${seconds}s`);
   if (!ok) failedPhase = true;
   return ok;
 }
@@ -66,27 +106,28 @@ function countPlaywright(file) {
 
 const bin = (name) => path.resolve("node_modules/.bin", name);
 
-run("lint", bin("biome"), ["check", "."]);
-const typechecked = only.includes("typecheck") || !only.length;
+/** Runs the lanes side by side, or one after another under TEST_SERIAL. */
+async function lanes(...all) {
+  if (serial) {
+    for (const lane of all) await lane();
+    return;
+  }
+  sideBySide = !only.length;
+  await Promise.all(all.map((lane) => lane()));
+  sideBySide = false;
+}
+
+await run("lint", bin("biome"), ["check", "."]);
 // `next typegen` writes the route types and Next's validator of page and route exports into
 // .next/types, so tsc checks what the build's own type check would.
-const typecheckPassed =
-  run("typegen", bin("next"), ["typegen"]) &&
-  run("typecheck", bin("tsc"), ["--noEmit"]) &&
-  typechecked;
+const typegenPassed = await run("typegen", bin("next"), ["typegen"]);
 
-const vitestProjects = [
-  ["unit", "unit"],
-  ["integration-pglite", "integration-pglite"],
-];
-if (process.env.TEST_DATABASE_URL)
-  vitestProjects.push(["integration-postgres", "integration-postgres"]);
-for (const [name, project] of vitestProjects) {
+async function vitest(name) {
   const out = path.join(reports, `${name}.json`);
-  run(name, bin("vitest"), [
+  await run(name, bin("vitest"), [
     "run",
     "--project",
-    project,
+    name,
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${out}`,
@@ -94,21 +135,19 @@ for (const [name, project] of vitestProjects) {
   countVitest(out);
 }
 
-const wantsE2e = !only.length || only.includes("e2e") || only.includes("e2e-dev");
-if (wantsE2e && !process.env.SKIP_E2E) {
-  // The build would run the same TypeScript check again (about a minute here): skipped only
-  // when this run's typecheck phase has just passed.
-  const buildEnv = typecheckPassed ? { WORKSTREAMS_BUILD_TYPECHECKED: "1" } : {};
-  if (run("build", bin("next"), ["build"], buildEnv)) {
-    const out = path.join(reports, "e2e.json");
-    run("e2e", bin("playwright"), ["test", "--reporter=list,json"], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-    });
-    countPlaywright(out);
-  }
-  // The app as `npm run dev` serves it, opened at 127.0.0.1: its own config, server and database.
+const wantsE2e =
+  (!only.length || only.includes("build") || only.includes("e2e") || only.includes("e2e-dev")) &&
+  !process.env.SKIP_E2E;
+
+async function testLane() {
+  await vitest("unit");
+  await vitest("integration-pglite");
+  if (process.env.TEST_DATABASE_URL) await vitest("integration-postgres");
+  if (!wantsE2e) return;
+  // The app as `npm run dev` serves it, opened at 127.0.0.1: its own config, server, database
+  // and output folder (.next/dev), so it never meets the production build or its server.
   const devOut = path.join(reports, "e2e-dev.json");
-  run(
+  await run(
     "e2e-dev",
     bin("playwright"),
     ["test", "-c", "playwright.dev.config.ts", "--reporter=list,json"],
@@ -117,9 +156,32 @@ if (wantsE2e && !process.env.SKIP_E2E) {
   countPlaywright(devOut);
 }
 
-console.log("\n== phases");
+async function buildLane() {
+  const typechecked =
+    typegenPassed &&
+    (await run("typecheck", bin("tsc"), ["--noEmit"])) &&
+    (!only.length || only.includes("typecheck"));
+  if (!wantsE2e) return;
+  // The build would run the same TypeScript check again (about a minute here): skipped only
+  // when this run's typecheck phase has just passed.
+  const buildEnv = typechecked ? { WORKSTREAMS_BUILD_TYPECHECKED: "1" } : {};
+  const built = await run("build", bin("next"), ["build"], buildEnv);
+  if (!built || (only.length && !only.includes("e2e"))) return;
+  const out = path.join(reports, "e2e.json");
+  await run("e2e", bin("playwright"), ["test", "--reporter=list,json"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+  });
+  countPlaywright(out);
+}
+
+await lanes(testLane, buildLane);
+
+console.log("\n== phases (ended at: seconds since the start)");
 for (const phase of phases)
-  console.log(`   ${phase.ok ? "ok    " : "FAILED"} ${phase.name.padEnd(22)} ${phase.seconds}s`);
+  console.log(
+    `   ${phase.ok ? "ok    " : "FAILED"} ${phase.name.padEnd(22)} ${`${phase.seconds}s`.padEnd(9)} ended at ${phase.at}s`,
+  );
+console.log(`   total ${((Date.now() - started) / 1000).toFixed(1)}s`);
 if (failures.length) {
   console.log("\n== failed tests");
   for (const failure of failures) console.log(`   ${failure}`);
