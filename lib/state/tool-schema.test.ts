@@ -7,7 +7,9 @@ describe("update_workstream_state's input schema", () => {
   const schema = asSchema(stateDeltaToolInput);
 
   it("I13.5 is shown to the model in a few hundred tokens, not the ~1,400 of the converted zod schema", async () => {
-    expect(encode(JSON.stringify(await schema.jsonSchema)).length).toBeLessThan(400);
+    // About 500 since every field carries a short description with an example (what a model
+    // needs to fill it in), still a third of the converted zod schema's.
+    expect(encode(JSON.stringify(await schema.jsonSchema)).length).toBeLessThan(550);
   });
 
   it("I13.5 still accepts exactly a WorkstreamStateDelta", async () => {
