@@ -35,8 +35,9 @@ export function ModelCheck() {
             Models
           </h2>
           <p className="text-sm text-fg-muted">
-            A few tiny calls to each configured model: stream a sentence, one tool call, one strict
-            structured output, one embedding. The same check as <code>npm run models:check</code>.
+            A few tiny calls to each configured model, made as a turn would make them: stream a
+            sentence, one tool call, one structured output (strict where the model supports it),
+            one embedding. The same check as <code>npm run models:check</code>.
           </p>
         </div>
         <Button onClick={run} disabled={running}>

@@ -1,7 +1,8 @@
 // The model check: a handful of tiny calls to each configured model (every reasoning profile's,
 // the fallback, the embedding model) that show whether a server fits the app: stream a sentence,
-// make one tool call, fill one strict structured output, embed one text. Each call is made once,
-// without retries or the fallback, so a failure shows as the server answered it. The result is a
+// make one tool call, fill one structured output, embed one text. Each call goes as a turn's would
+// (the catalogue's API and structured-output mode) but once, without retries or the fallback, so
+// a failure shows as the server answered it. The result is a
 // table (what worked, each failure's status and message, and what the model catalogue assumes
 // for the model); nothing of it is kept. `npm run models:check` prints it; the admin console's
 // Models tab shows it.
