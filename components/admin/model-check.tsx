@@ -36,8 +36,8 @@ export function ModelCheck() {
           </h2>
           <p className="text-sm text-fg-muted">
             A few tiny calls to each configured model, made as a turn would make them: stream a
-            sentence, one tool call, one structured output (strict where the model supports it),
-            one embedding. The same check as <code>npm run models:check</code>.
+            sentence, one tool call, one structured output (strict where the model supports it), one
+            embedding. The same check as <code>npm run models:check</code>.
           </p>
         </div>
         <Button onClick={run} disabled={running}>
