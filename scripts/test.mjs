@@ -3,12 +3,12 @@
 // `next dev`. Prints each runner's summary, the time of each phase, and one closing
 // "N passed, N failed" line.
 //
-// After lint, two lanes run side by side: the unit and integration tests (then the test against
-// `next dev`), and the type check, the production build and the Playwright run against it. The
-// type check and the unit runner each use about one core, and the later phases spend much of
-// their time waiting on servers, browsers and timers, so on a two-core machine the pair takes
-// little longer than the longer lane alone. Lines of a phase that
-// runs beside another carry its name. TEST_SERIAL=1 runs the phases one after another instead.
+// After lint come two lanes: the unit and integration tests (then the test against `next dev`),
+// and the type check, the production build and the Playwright run against it. They run one after
+// the other. TEST_LANES=1 runs them side by side, for machines with cores to spare: on a
+// two-core machine both lanes' runners use two workers each, and the child-process tests and
+// Playwright then time out (measured: processes, telemetry export and a quarter of the browser
+// tests failed at their timeouts). Lines of a phase that runs beside another carry its name.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -19,7 +19,7 @@ const reports = path.resolve(".data/test-reports");
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const only = process.argv.slice(2);
-const serial = Boolean(process.env.TEST_SERIAL);
+const serial = !process.env.TEST_LANES;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // The names of failing tests are repeated at the very end, because CI often keeps only the tail.
 const failures = [];
@@ -106,7 +106,7 @@ function countPlaywright(file) {
 
 const bin = (name) => path.resolve("node_modules/.bin", name);
 
-/** Runs the lanes side by side, or one after another under TEST_SERIAL. */
+/** Runs the lanes one after another, or side by side under TEST_LANES. */
 async function lanes(...all) {
   if (serial) {
     for (const lane of all) await lane();
