@@ -86,6 +86,9 @@ test("S1 the admin console's network traffic never carries a member's message te
   page,
   browser,
 }) => {
+  // Two people's sessions, a turn and two page loads of the console: about 28 s on an idle
+  // 2-core machine, too near the 30 s default.
+  test.setTimeout(60_000);
   const marker = `Zq7${Date.now().toString(36)}`;
   // Everything the console receives: response bodies, and each live-channel message as the
   // page's EventSource hands it over (a streaming body has no end to wait for).

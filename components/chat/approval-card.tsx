@@ -6,6 +6,7 @@
 // are asked in call order); later ones say they wait. Answered, it shows the answer.
 import { CheckIcon, ShieldQuestionIcon, XIcon } from "lucide-react";
 import { createContext, useContext, useId, useState } from "react";
+import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { Input } from "@/components/ui/input";
@@ -28,11 +29,14 @@ export type ApprovalControls = {
 /** How long "Approve and remember" lets calls like this one run without asking. */
 export const REMEMBER_DAYS = 7;
 
+const sendTarget = z.object({ workstreamId: z.string() });
+
 /** What a remembered approval would cover, in words: a grant is per tool and approval key. */
 function rememberLabel(part: ChatToolPart, toolName: string): string {
-  if (part.type === "tool-send_message" && part.input) {
-    const target = part.input.workstreamId;
-    return `Also allow messages to “${target}” for ${REMEMBER_DAYS} days without asking`;
+  // The call may arrive as a dynamic tool part (its input untyped), so its target is checked.
+  const target = toolName === "send_message" ? sendTarget.safeParse(part.input) : null;
+  if (target?.success) {
+    return `Also allow messages to “${target.data.workstreamId}” for ${REMEMBER_DAYS} days without asking`;
   }
   return `Also allow ${toolName} for ${REMEMBER_DAYS} days without asking`;
 }
