@@ -7,13 +7,28 @@ const alias = {
   // Tests load server modules outside Next's server bundle, where `server-only` would throw.
   "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
 };
+// Files about the model contract and telemetry, not the database: the database under them does
+// not change what they show, so they run on the embedded one only (which every machine has), and
+// the Postgres run keeps its minutes for what a database can break.
+const ONE_DATABASE = [
+  "tests/integration/model-profiles.test.ts",
+  "tests/integration/models.test.ts",
+  "tests/integration/learning-profiles.test.ts",
+  "tests/integration/learning-openai.test.ts",
+  "tests/integration/eval.test.ts",
+  "tests/integration/context-window.test.ts",
+  "tests/integration/telemetry-export.test.ts",
+];
 const integration = (kind: "pglite" | "postgres") => ({
   resolve: { alias },
   test: {
     name: `integration-${kind}`,
     include: ["tests/integration/**/*.test.ts"],
     // `*.pglite.test.ts` / `*.postgres.test.ts` hold what only one kind of database can show.
-    exclude: [`tests/integration/**/*.${kind === "pglite" ? "postgres" : "pglite"}.test.ts`],
+    exclude: [
+      `tests/integration/**/*.${kind === "pglite" ? "postgres" : "pglite"}.test.ts`,
+      ...(kind === "postgres" ? ONE_DATABASE : []),
+    ],
     globalSetup: [`tests/support/global-setup-${kind}.ts`],
     // The domains' offline answers, as the composition root registers them at start-up.
     setupFiles: ["tests/support/offline-answers.ts"],

@@ -66,7 +66,7 @@ function isEventBatch(statement: string): boolean {
 }
 
 describe("the turn's hot path", () => {
-  it("H2 a plain follow-up turn with one follower sends at most 33 SQL statements (each request reads its session and membership; each stage reads through its owners)", async () => {
+  it("H2 a plain follow-up turn with one follower sends at most 31 SQL statements besides its event batches (each request reads its session and membership; each stage reads through its owners)", async () => {
     const owner: Owner = await userWithWorkstream(server.url);
     const warmUp = await readSse(await send(owner, "hello there"));
     const lastOffset = Math.max(...warmUp.events.map((event) => event.offset ?? 0));
@@ -83,10 +83,16 @@ describe("the turn's hot path", () => {
     await flushEventLog();
     const statements = recording;
     recording = null;
-    // 33 when measured on PGlite: 3 for each request's session and membership, 8 to open the
-    // turn, 10 reads of COMPOSE_REQUEST, the event batches (one per 40 ms of answer), 6 to close
-    // it and queue its post-turn event, and the follower's one read.
-    expect(statements.length).toBeLessThanOrEqual(33);
+    // The event batches are one per 40 ms of answer, so their number follows the machine's
+    // pace, not the code: they are bounded on their own.
+    const batches = statements.filter(isEventBatch);
+    const rest = statements.filter((statement) => !isEventBatch(statement));
+    // 31 when measured on both databases: 3 for each request's session and membership, then the
+    // turn's own work (opening it, reading its context, closing it and queueing its post-turn
+    // event) and the follower's read.
+    expect(rest.length, kindsOf(rest).join("\n")).toBeLessThanOrEqual(31);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.length).toBeLessThanOrEqual(8);
   });
 
   it("H2 a turn's statements do not grow with its history, memories, skills or attachments: 0 and 50 of each cost the same", async () => {
